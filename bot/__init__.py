@@ -1,0 +1,1 @@
+"""unoflip: a Discord bot that hosts UNO Flip and classic UNO."""

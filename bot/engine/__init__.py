@@ -1,0 +1,43 @@
+"""The pure rules engine for UNO Flip and classic UNO: no Discord, asyncio or I/O."""
+
+from .cards import Card, Color, Face, Kind, Side
+from .game import Game, IllegalMove, Phase, RoundResult
+from .moves import (
+    Accept,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Move,
+    Pass,
+    PlayCard,
+    SwapWith,
+)
+from .rules import RuleSet
+from .view import OpponentView, PlayerView
+
+__all__ = [
+    "Accept",
+    "CallUno",
+    "Card",
+    "Catch",
+    "Challenge",
+    "ChooseColor",
+    "Color",
+    "Draw",
+    "Face",
+    "Game",
+    "IllegalMove",
+    "Kind",
+    "Move",
+    "OpponentView",
+    "Pass",
+    "Phase",
+    "PlayCard",
+    "PlayerView",
+    "RoundResult",
+    "RuleSet",
+    "Side",
+    "SwapWith",
+]

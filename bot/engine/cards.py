@@ -1,0 +1,147 @@
+"""Card values: colours, kinds, faces and double-sided cards.
+
+Cards are tiny immutable tuples so the hot path (matching, scoring) stays cheap. A game refers to
+physical cards by their index in the deck, which keeps the state small and JSON-friendly.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+from typing import NamedTuple
+
+
+class Side(IntEnum):
+    """Which face of the Flip cards is in play (classic games stay on LIGHT)."""
+
+    LIGHT = 0
+    DARK = 1
+
+
+class Color(StrEnum):
+    """Card colours of both Flip sides (classic uses the light four)."""
+
+    RED = "red"
+    YELLOW = "yellow"
+    GREEN = "green"
+    BLUE = "blue"
+    PINK = "pink"
+    TEAL = "teal"
+    ORANGE = "orange"
+    PURPLE = "purple"
+
+
+LIGHT_COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
+DARK_COLORS: tuple[Color, ...] = (Color.PINK, Color.TEAL, Color.ORANGE, Color.PURPLE)
+COLORS_BY_SIDE: tuple[tuple[Color, ...], tuple[Color, ...]] = (LIGHT_COLORS, DARK_COLORS)
+
+
+class Kind(StrEnum):
+    """What a face does. Values match the deck CSV's kind column."""
+
+    NUMBER = "number"
+    SKIP = "skip"
+    REVERSE = "reverse"
+    DRAW_TWO = "draw_two"
+    DRAW_ONE = "draw_one"
+    DRAW_FIVE = "draw_five"
+    SKIP_EVERYONE = "skip_everyone"
+    FLIP = "flip"
+    WILD = "wild"
+    WILD_DRAW_FOUR = "wild_draw_four"
+    WILD_DRAW_TWO = "wild_draw_two"
+    WILD_DRAW_COLOR = "wild_draw_color"
+    WILD_SHUFFLE_HANDS = "wild_shuffle_hands"
+    WILD_SWAP_HANDS = "wild_swap_hands"
+    WILD_CUSTOMIZABLE = "wild_customizable"
+
+
+WILD_KINDS = frozenset(
+    {
+        Kind.WILD,
+        Kind.WILD_DRAW_FOUR,
+        Kind.WILD_DRAW_TWO,
+        Kind.WILD_DRAW_COLOR,
+        Kind.WILD_SHUFFLE_HANDS,
+        Kind.WILD_SWAP_HANDS,
+        Kind.WILD_CUSTOMIZABLE,
+    }
+)
+# Wilds whose play is only legal without a card of the colour in play (so they can be challenged).
+DRAW_WILD_KINDS = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR})
+# Fixed-size draw penalties; WILD_DRAW_COLOR draws "until the colour" instead.
+DRAW_AMOUNT: dict[Kind, int] = {
+    Kind.DRAW_ONE: 1,
+    Kind.DRAW_TWO: 2,
+    Kind.DRAW_FIVE: 5,
+    Kind.WILD_DRAW_TWO: 2,
+    Kind.WILD_DRAW_FOUR: 4,
+}
+
+POINTS: dict[Kind, int] = {
+    Kind.DRAW_ONE: 10,
+    Kind.DRAW_TWO: 20,
+    Kind.DRAW_FIVE: 20,
+    Kind.REVERSE: 20,
+    Kind.SKIP: 20,
+    Kind.FLIP: 20,
+    Kind.SKIP_EVERYONE: 30,
+    Kind.WILD_SHUFFLE_HANDS: 40,
+    Kind.WILD_SWAP_HANDS: 40,
+    Kind.WILD_CUSTOMIZABLE: 40,
+    Kind.WILD_DRAW_TWO: 50,
+    Kind.WILD_DRAW_COLOR: 60,
+}
+# A plain Wild is worth 40 in Flip but 50 in classic; Wild Draw Four only exists in classic.
+CLASSIC_WILD_POINTS: dict[Kind, int] = {Kind.WILD: 50, Kind.WILD_DRAW_FOUR: 50}
+FLIP_WILD_POINTS: dict[Kind, int] = {Kind.WILD: 40}
+
+KIND_NAMES: dict[Kind, str] = {
+    Kind.NUMBER: "",
+    Kind.SKIP: "Skip",
+    Kind.REVERSE: "Reverse",
+    Kind.DRAW_TWO: "Draw Two",
+    Kind.DRAW_ONE: "Draw One",
+    Kind.DRAW_FIVE: "Draw Five",
+    Kind.SKIP_EVERYONE: "Skip Everyone",
+    Kind.FLIP: "Flip",
+    Kind.WILD: "Wild",
+    Kind.WILD_DRAW_FOUR: "Wild Draw Four",
+    Kind.WILD_DRAW_TWO: "Wild Draw Two",
+    Kind.WILD_DRAW_COLOR: "Wild Draw Color",
+    Kind.WILD_SHUFFLE_HANDS: "Wild Shuffle Hands",
+    Kind.WILD_SWAP_HANDS: "Wild Swap Hands",
+    Kind.WILD_CUSTOMIZABLE: "Wild Customizable",
+}
+
+
+class Face(NamedTuple):
+    """One printed side of a card. Wilds have no colour; only numbers have a number."""
+
+    color: Color | None
+    kind: Kind
+    number: int | None = None
+
+    @property
+    def is_wild(self) -> bool:
+        """True for every wild, draw-wilds included."""
+        return self.color is None
+
+    def name(self) -> str:
+        """A player-readable name such as "Red 5", "Teal Skip Everyone" or "Wild Draw Two"."""
+        if self.color is None:
+            return KIND_NAMES[self.kind]
+        label = str(self.number) if self.kind is Kind.NUMBER else KIND_NAMES[self.kind]
+        return f"{self.color.value.capitalize()} {label}"
+
+
+class Card(NamedTuple):
+    """A physical card: a light face and, for Flip cards, a dark face."""
+
+    light: Face
+    dark: Face | None = None
+
+    def face(self, side: Side) -> Face:
+        """The face showing on ``side`` (classic cards only have a light face)."""
+        if side is Side.DARK and self.dark is not None:
+            return self.dark
+        return self.light

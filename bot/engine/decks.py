@@ -1,0 +1,94 @@
+"""The physical decks: classic 108/112 and the 112-card Flip deck from package data."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from functools import cache
+from importlib import resources
+
+from .cards import DARK_COLORS, LIGHT_COLORS, Card, Color, Face, Kind, Side
+from .rules import Edition, RuleSet
+
+
+class DeckError(ValueError):
+    """The packaged deck data does not describe a real deck."""
+
+
+def _face(color: str, kind: str, number: str) -> Face:
+    return Face(Color(color) if color else None, Kind(kind), int(number) if number else None)
+
+
+def parse_flip_csv(text: str) -> tuple[Card, ...]:
+    """Parse the light/dark pairing CSV into cards and verify it is the real Flip deck."""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    cards = tuple(
+        Card(
+            _face(r["light_color"], r["light_kind"], r["light_number"]),
+            _face(r["dark_color"], r["dark_kind"], r["dark_number"]),
+        )
+        for r in rows
+    )
+    verify_flip_deck(cards)
+    return cards
+
+
+def _expected_side(colors: tuple[Color, ...], actions: dict[Kind, int]) -> Counter[Face]:
+    expected: Counter[Face] = Counter()
+    for color in colors:
+        for number in range(1, 10):
+            expected[Face(color, Kind.NUMBER, number)] = 2
+        for kind in (Kind.REVERSE, Kind.FLIP, *actions):
+            if kind in actions and actions[kind] == 0:
+                continue
+            expected[Face(color, kind)] = 2
+    return expected
+
+
+def verify_flip_deck(cards: tuple[Card, ...]) -> None:
+    """Raise DeckError unless ``cards`` has the 112 cards and per-side counts of GDR44."""
+    if len(cards) != 112:
+        raise DeckError(f"the Flip deck must have 112 cards, found {len(cards)}")
+    light = _expected_side(LIGHT_COLORS, {Kind.DRAW_ONE: 2, Kind.SKIP: 2})
+    light[Face(None, Kind.WILD)] = 4
+    light[Face(None, Kind.WILD_DRAW_TWO)] = 4
+    dark = _expected_side(DARK_COLORS, {Kind.DRAW_FIVE: 2, Kind.SKIP_EVERYONE: 2})
+    dark[Face(None, Kind.WILD)] = 4
+    dark[Face(None, Kind.WILD_DRAW_COLOR)] = 4
+    for side_name, expected, seen in (
+        ("light", light, Counter(c.light for c in cards)),
+        ("dark", dark, Counter(c.face(Side.DARK) for c in cards)),
+    ):
+        if seen != expected:
+            diff = (seen - expected) + (expected - seen)
+            raise DeckError(f"the Flip deck's {side_name} side is wrong near {sorted(diff)[:3]}")
+
+
+@cache
+def flip_deck() -> tuple[Card, ...]:
+    """The 112 Flip cards, loaded once from the packaged CSV and verified."""
+    text = resources.files("bot.engine").joinpath("data/uno_flip_deck.csv").read_text("utf-8")
+    return parse_flip_csv(text)
+
+
+@cache
+def classic_deck(edition: Edition = "standard") -> tuple[Card, ...]:
+    """The 108-card classic deck, or a 112-card edition with its four special wilds."""
+    faces: list[Face] = []
+    for color in LIGHT_COLORS:
+        faces.append(Face(color, Kind.NUMBER, 0))
+        for _ in range(2):
+            faces.extend(Face(color, Kind.NUMBER, n) for n in range(1, 10))
+            faces.extend(Face(color, k) for k in (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO))
+    faces.extend([Face(None, Kind.WILD)] * 4 + [Face(None, Kind.WILD_DRAW_FOUR)] * 4)
+    if edition != "standard":
+        special = Kind.WILD_SHUFFLE_HANDS if edition == "shuffle_hands" else Kind.WILD_SWAP_HANDS
+        faces.append(Face(None, special))
+        faces.extend([Face(None, Kind.WILD_CUSTOMIZABLE)] * 3)
+    return tuple(Card(face) for face in faces)
+
+
+def deck_for(rules: RuleSet) -> tuple[Card, ...]:
+    """The physical deck a game with ``rules`` is played with."""
+    return flip_deck() if rules.variant == "flip" else classic_deck(rules.edition)

@@ -1,0 +1,977 @@
+"""The game: state, legal moves, applying moves, rounds and the match to the target.
+
+The state is plain Python (lists of card indices, ints, enums) so the hot path stays cheap;
+pydantic only validates the JSON snapshot at the boundary (see ``snapshot.py``). Every random
+choice comes from the seeded ``random.Random`` kept in the state, so a seed plus the moves
+replays a game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from . import events as ev
+from .cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Card, Color, Face, Kind, Side
+from .decks import deck_for
+from .moves import (
+    ACCEPT,
+    CALL_UNO,
+    CHALLENGE,
+    DRAW,
+    PASS,
+    Accept,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Move,
+    Pass,
+    PlayCard,
+    SwapWith,
+)
+from .rules import RuleSet
+from .scoring import face_points
+from .view import PlayerView, build_view
+
+HAND_SIZE = 7
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+UNO_PENALTY = 2
+# An innocent challenger draws the penalty plus this many (classic: 4 + 2, Flip: 2 + 2).
+CHALLENGE_EXTRA = 2
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow now; the message is a sentence for the player."""
+
+
+class Phase(StrEnum):
+    """What the game is waiting for."""
+
+    PLAY = "play"  # the current player plays or draws
+    DRAWN = "drawn"  # the current player drew a playable card: play it or keep it
+    CHOOSE_COLOR = "choose_color"  # the current player names a colour for a wild
+    PENALTY = "penalty"  # the current player answers a draw card: accept, challenge or stack
+    SWAP_TARGET = "swap_target"  # the current player picks whose hand to swap with
+    ROUND_OVER = "round_over"
+    MATCH_OVER = "match_over"
+    ABANDONED = "abandoned"
+
+
+class AfterColor(StrEnum):
+    """What happens once the pending colour is named."""
+
+    NEXT_TURN = "next_turn"  # a plain wild: the next player's turn
+    SAME_PLAYER = "same_player"  # a wild turned up at the start: the first player now plays
+    PENALTY = "penalty"  # a draw-wild: the next player answers the penalty
+    FINAL_DRAW = "final_draw"  # a last-card Wild Draw Color: the next player draws, round ends
+
+
+TERMINAL_PHASES = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED})
+GAME_OVER_PHASES = frozenset({Phase.MATCH_OVER, Phase.ABANDONED})
+CHOICE_PHASES = frozenset({Phase.CHOOSE_COLOR, Phase.SWAP_TARGET})
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One scored round: who went out, the side it ended on and the points."""
+
+    round_no: int
+    winner: str
+    side: Side
+    hand_points: dict[str, int]
+    awarded: dict[str, int]
+
+
+class Game:
+    """One match of UNO Flip or classic UNO between 2 to 10 players."""
+
+    __slots__ = (
+        "_faces",
+        "_legal_cache",
+        "_names",
+        "_seat",
+        "after_color",
+        "color",
+        "current",
+        "dealer",
+        "deck",
+        "direction",
+        "discard",
+        "draw_pile",
+        "drawn_card",
+        "hands",
+        "history",
+        "match_winner",
+        "penalty_challengeable",
+        "penalty_guilty",
+        "penalty_kind",
+        "penalty_source",
+        "pending_draw",
+        "phase",
+        "players",
+        "rng",
+        "round_no",
+        "rounds_won",
+        "rules",
+        "scores",
+        "seed",
+        "side",
+        "swap_then_color",
+        "uno_declared",
+        "uno_exposed",
+    )
+
+    def __init__(self, players: Sequence[str], rules: RuleSet, seed: int) -> None:
+        """Set up an empty table; use ``Game.new`` to get a dealt game."""
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ValueError(f"UNO needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        if len(set(players)) != len(players):
+            raise ValueError("every player must have a distinct id")
+        self.rules = rules
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.deck: tuple[Card, ...] = deck_for(rules)
+        self.players: list[str] = list(players)
+        self.scores: dict[str, int] = dict.fromkeys(players, 0)
+        self.rounds_won: dict[str, int] = dict.fromkeys(players, 0)
+        self.history: list[RoundResult] = []
+        self.match_winner: str | None = None
+        self.round_no = 0
+        self.dealer = 0
+        self.phase = Phase.ROUND_OVER
+        self.hands: list[list[int]] = [[] for _ in players]
+        self.draw_pile: list[int] = []
+        self.discard: list[int] = []
+        self.side = Side.LIGHT
+        self.color: Color | None = None
+        self.direction = 1
+        self.current = 0
+        self.drawn_card: int | None = None
+        self.after_color = AfterColor.NEXT_TURN
+        self.swap_then_color = False
+        self.pending_draw = 0
+        self.penalty_kind: Kind | None = None
+        self.penalty_source: int | None = None
+        self.penalty_guilty = False
+        self.penalty_challengeable = False
+        self.uno_declared: list[bool] = [False] * len(players)
+        self.uno_exposed: int | None = None
+        self._faces = (
+            tuple(card.face(Side.LIGHT) for card in self.deck),
+            tuple(card.face(Side.DARK) for card in self.deck),
+        )
+        self._names: dict[str, str] = {}
+        self._reindex()
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[str],
+        rules: RuleSet | None = None,
+        seed: int = 0,
+        names: dict[str, str] | None = None,
+    ) -> Game:
+        """A new match: the first dealer is chosen by draw and the first round is dealt."""
+        game = cls(players, rules or RuleSet(), seed)
+        if names:
+            game.set_names(names)
+        events: list[ev.Event] = []
+        game.dealer = game._choose_first_dealer(events)
+        game.round_no = 1
+        game._deal_round(events)
+        return game
+
+    def new_with_events(self) -> list[ev.Event]:
+        """The events of the deal just made by ``Game.new`` (dealer draw excluded)."""
+        return [ev.RoundStarted(self.round_no, self.players[self.dealer], self.top_face())]
+
+    def set_names(self, names: dict[str, str]) -> None:
+        """Display names used in ``IllegalMove`` sentences (ids are used otherwise)."""
+        self._names = dict(names)
+
+    def name(self, player: str) -> str:
+        """The display name of ``player``."""
+        return self._names.get(player, player)
+
+    def _reindex(self) -> None:
+        self._seat = {player: seat for seat, player in enumerate(self.players)}
+        self._legal_cache: tuple[int, list[Move]] | None = None
+
+    def _choose_first_dealer(self, events: list[ev.Event]) -> int:
+        # Everyone draws; the highest light-side number deals (symbols count 0); ties draw again.
+        contenders = list(range(len(self.players)))
+        draws: list[tuple[str, Face]] = []
+        while True:
+            cards = list(range(len(self.deck)))
+            self.rng.shuffle(cards)
+            faces = {seat: self._faces[Side.LIGHT][cards[i]] for i, seat in enumerate(contenders)}
+            draws.extend((self.players[seat], face) for seat, face in faces.items())
+            best = max(face.number or 0 for face in faces.values())
+            contenders = [seat for seat, face in faces.items() if (face.number or 0) == best]
+            if len(contenders) == 1:
+                events.append(ev.DealerChosen(self.players[contenders[0]], tuple(draws)))
+                return contenders[0]
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def current_player(self) -> str | None:
+        """Whose decision the game waits for, or None between rounds."""
+        if self.phase in TERMINAL_PHASES:
+            return None
+        return self.players[self.current]
+
+    def seat_of(self, player: str) -> int:
+        """The seat index of ``player``; IllegalMove if they are not playing."""
+        seat = self._seat.get(player)
+        if seat is None:
+            raise IllegalMove("You are not playing in this game.")
+        return seat
+
+    def hand(self, player: str) -> list[int]:
+        """A copy of ``player``'s hand as card indices."""
+        return list(self.hands[self.seat_of(player)])
+
+    def face(self, card: int, side: Side | None = None) -> Face:
+        """The face of physical card ``card`` on ``side`` (default: the side in play)."""
+        return self._faces[self.side if side is None else side][card]
+
+    def top_face(self) -> Face:
+        """The face of the discard pile's top card on the side in play."""
+        return self._faces[self.side][self.discard[-1]]
+
+    def hand_points(self, player: str, side: Side | None = None) -> int:
+        """What ``player``'s hand would score now (on ``side``, default the side in play)."""
+        faces = self._faces[self.side if side is None else side]
+        return sum(
+            face_points(faces[c], self.rules.variant) for c in self.hands[self.seat_of(player)]
+        )
+
+    def is_playable(self, card: int) -> bool:
+        """Whether ``card`` matches the top card by colour, number or symbol, or is a wild."""
+        face = self._faces[self.side][card]
+        if face.color is None or face.color is self.color:
+            return True
+        top = self._faces[self.side][self.discard[-1]]
+        return face.kind is top.kind and face.number == top.number
+
+    def catchable(self) -> str | None:
+        """The player who can be caught without UNO right now, if any."""
+        return None if self.uno_exposed is None else self.players[self.uno_exposed]
+
+    def view_for(self, player: str) -> PlayerView:
+        """What ``player`` may know: own hand, public facts, in Flip the others' backs."""
+        return build_view(self, player)
+
+    # ------------------------------------------------------------------ legal moves
+
+    def legal_moves(self, player: str) -> list[Move]:
+        """Every move ``player`` may make now ([] when there is nothing for them to do)."""
+        seat = self._seat.get(player)
+        if seat is None or self.phase in TERMINAL_PHASES:
+            return []
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[Move]:
+        cache = self._legal_cache
+        if cache is not None and cache[0] == seat:
+            return cache[1]
+        moves: list[Move] = []
+        phase = self.phase
+        hand = self.hands[seat]
+        if seat == self.current:
+            if phase is Phase.PLAY:
+                moves = [PlayCard(c) for c in hand if self.is_playable(c)]
+                moves.append(DRAW)
+            elif phase is Phase.DRAWN:
+                assert self.drawn_card is not None
+                moves = [PlayCard(self.drawn_card), PASS]
+            elif phase is Phase.CHOOSE_COLOR:
+                moves = [ChooseColor(color) for color in COLORS_BY_SIDE[self.side]]
+            elif phase is Phase.PENALTY:
+                moves = [PlayCard(c) for c in hand if self._stacks(c)]
+                moves.append(ACCEPT)
+                if self.penalty_challengeable:
+                    moves.append(CHALLENGE)
+            elif phase is Phase.SWAP_TARGET:
+                moves = [SwapWith(p) for s, p in enumerate(self.players) if s != seat]
+        elif phase is Phase.PLAY and self.rules.jump_in:
+            moves = [PlayCard(c) for c in hand if self._identical_to_top(c)]
+        if len(hand) <= 2 and not self.uno_declared[seat]:
+            moves.append(CALL_UNO)
+        exposed = self.uno_exposed
+        if exposed is not None and exposed != seat:
+            moves.append(Catch(self.players[exposed]))
+        self._legal_cache = (seat, moves)
+        return moves
+
+    def _stacks(self, card: int) -> bool:
+        if not self.rules.stacking or self.penalty_kind is Kind.WILD_DRAW_COLOR:
+            return False
+        kind = self._faces[self.side][card].kind
+        if kind is self.penalty_kind:
+            return True
+        return (
+            kind is Kind.WILD_DRAW_FOUR
+            and self.penalty_kind is Kind.DRAW_TWO
+            and self.rules.stack_wild_draw_four_on_draw_two
+        )
+
+    def _identical_to_top(self, card: int) -> bool:
+        face = self._faces[self.side][card]
+        return face.color is not None and face == self._faces[self.side][self.discard[-1]]
+
+    # ------------------------------------------------------------------ applying moves
+
+    def apply(self, player: str, move: Move) -> list[ev.Event]:
+        """Apply ``move`` for ``player`` and return what happened; IllegalMove leaves no trace."""
+        seat = self.seat_of(player)
+        if self.phase in TERMINAL_PHASES or move not in self._legal(seat):
+            raise IllegalMove(self._explain(seat, move))
+        self._legal_cache = None
+        out: list[ev.Event] = []
+        kind = type(move)
+        if kind is PlayCard:
+            assert isinstance(move, PlayCard)
+            self._play(seat, move.card, out)
+        elif kind is Draw:
+            self._draw_turn(seat, out)
+        elif kind is Pass:
+            self._close_exposure(seat)
+            self.drawn_card = None
+            out.append(ev.DrawnCardKept(player))
+            self._start_turn(self._next(seat), out)
+        elif kind is ChooseColor:
+            assert isinstance(move, ChooseColor)
+            self._choose_color(seat, move.color, out)
+        elif kind is Accept:
+            self._accept(seat, out)
+        elif kind is Challenge:
+            self._challenge(seat, out)
+        elif kind is SwapWith:
+            assert isinstance(move, SwapWith)
+            self._swap_with(seat, self._seat[move.target], out)
+        elif kind is CallUno:
+            self.uno_declared[seat] = True
+            if self.uno_exposed == seat:
+                self.uno_exposed = None
+            out.append(ev.UnoCalled(player))
+        elif kind is Catch:
+            assert isinstance(move, Catch)
+            target = self._seat[move.target]
+            self.uno_exposed = None
+            out.append(ev.UnoCaught(player, move.target))
+            self._draw_cards(target, UNO_PENALTY, "caught without UNO", out)
+        return out
+
+    def _close_exposure(self, seat: int) -> None:
+        # The UNO window closes as soon as anyone else takes a turn action.
+        if self.uno_exposed is not None and self.uno_exposed != seat:
+            self.uno_exposed = None
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        return (seat + self.direction * steps) % len(self.players)
+
+    def _start_turn(self, seat: int, out: list[ev.Event]) -> None:
+        self.current = seat
+        self.phase = Phase.PLAY
+        self.drawn_card = None
+        out.append(ev.TurnStarted(self.players[seat]))
+
+    def _skip_next(self, seat: int, out: list[ev.Event]) -> None:
+        victim = self._next(seat)
+        out.append(ev.TurnSkipped(self.players[victim]))
+        self._start_turn(self._next(victim), out)
+
+    def _reset_penalty(self) -> None:
+        self.pending_draw = 0
+        self.penalty_kind = None
+        self.penalty_source = None
+        self.penalty_guilty = False
+        self.penalty_challengeable = False
+
+    def _play(self, seat: int, card: int, out: list[ev.Event]) -> None:
+        hand = self.hands[seat]
+        hand.remove(card)
+        face = self._faces[self.side][card]
+        jump_in = seat != self.current
+        in_penalty = self.phase is Phase.PENALTY
+        self._close_exposure(seat)
+        self.current = seat
+        self.drawn_card = None
+        self.discard.append(card)
+        out.append(ev.CardPlayed(self.players[seat], face, jump_in))
+        if len(hand) == 1 and not self.uno_declared[seat]:
+            self.uno_exposed = seat
+        if not hand:
+            self._go_out(seat, face, out)
+            return
+        kind = face.kind
+        if face.color is not None:
+            self.color = face.color
+        if kind is Kind.NUMBER:
+            if self.rules.seven_o and face.number == 7:
+                self.phase = Phase.SWAP_TARGET
+                self.swap_then_color = False
+            elif self.rules.seven_o and face.number == 0:
+                self._rotate_hands(out)
+                self._start_turn(self._next(seat), out)
+            else:
+                self._start_turn(self._next(seat), out)
+        elif kind is Kind.SKIP:
+            self._skip_next(seat, out)
+        elif kind is Kind.REVERSE:
+            if len(self.players) == 2:
+                self._skip_next(seat, out)
+            else:
+                self.direction = -self.direction
+                out.append(ev.DirectionChanged(self.direction))
+                self._start_turn(self._next(seat), out)
+        elif kind is Kind.SKIP_EVERYONE:
+            for other in range(1, len(self.players)):
+                out.append(ev.TurnSkipped(self.players[self._next(seat, other)]))
+            self._start_turn(seat, out)
+        elif kind in DRAW_AMOUNT and face.color is not None:
+            amount = DRAW_AMOUNT[kind]
+            if self.rules.stacking:
+                self._set_penalty(seat, kind, amount, in_penalty, challengeable=False, out=out)
+                self._start_penalty(self._next(seat), out)
+            else:
+                victim = self._next(seat)
+                self._draw_cards(victim, amount, face.name(), out)
+                self._skip_next(seat, out)
+        elif kind is Kind.FLIP:
+            self._flip(seat, out)
+            if self.color is None:
+                self._ask_color(AfterColor.NEXT_TURN)
+            else:
+                self._start_turn(self._next(seat), out)
+        elif kind in DRAW_WILD_KINDS:
+            self.penalty_guilty = self._holds_color(seat)
+            self._set_penalty(seat, kind, DRAW_AMOUNT.get(kind, 0), in_penalty, True, out)
+            self._ask_color(AfterColor.PENALTY)
+        elif kind is Kind.WILD_SHUFFLE_HANDS:
+            self._shuffle_hands(seat, out)
+            self._ask_color(AfterColor.NEXT_TURN)
+        elif kind is Kind.WILD_SWAP_HANDS:
+            self.phase = Phase.SWAP_TARGET
+            self.swap_then_color = True
+        else:  # Wild, Wild Customizable
+            self._ask_color(AfterColor.NEXT_TURN)
+
+    def _holds_color(self, seat: int) -> bool:
+        faces = self._faces[self.side]
+        color = self.color
+        return any(faces[c].color is color for c in self.hands[seat])
+
+    def _set_penalty(
+        self,
+        seat: int,
+        kind: Kind,
+        amount: int,
+        stacked: bool,
+        challengeable: bool,
+        out: list[ev.Event],
+    ) -> None:
+        total = amount + (self.pending_draw if stacked else 0)
+        if stacked:
+            out.append(ev.PenaltyStacked(self.players[seat], total))
+        self.pending_draw = total
+        self.penalty_kind = kind
+        self.penalty_source = seat
+        self.penalty_challengeable = challengeable
+
+    def _start_penalty(self, victim: int, out: list[ev.Event]) -> None:
+        self.current = victim
+        self.phase = Phase.PENALTY
+        out.append(ev.TurnStarted(self.players[victim]))
+
+    def _ask_color(self, then: AfterColor) -> None:
+        self.phase = Phase.CHOOSE_COLOR
+        self.after_color = then
+
+    def _go_out(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # The last card's draw penalty and flip still happen; its other effects do not.
+        kind = face.kind
+        if face.color is not None:
+            self.color = face.color
+        if kind is Kind.FLIP:
+            self._flip(seat, out)
+        elif kind is Kind.WILD_DRAW_COLOR:
+            self.penalty_kind = kind
+            self._ask_color(AfterColor.FINAL_DRAW)
+            return
+        elif kind in DRAW_AMOUNT:
+            stacked = self.pending_draw if self.phase is Phase.PENALTY else 0
+            self._draw_cards(self._next(seat), DRAW_AMOUNT[kind] + stacked, face.name(), out)
+        elif kind is Kind.WILD_SHUFFLE_HANDS:
+            # Shuffle Hands deals the player new cards, so the round goes on.
+            self._shuffle_hands(seat, out)
+            self._ask_color(AfterColor.NEXT_TURN)
+            return
+        self._end_round(seat, out)
+
+    def _choose_color(self, seat: int, color: Color, out: list[ev.Event]) -> None:
+        self.color = color
+        out.append(ev.ColorChosen(self.players[seat], color))
+        then = self.after_color
+        if then is AfterColor.NEXT_TURN:
+            self._start_turn(self._next(seat), out)
+        elif then is AfterColor.SAME_PLAYER:
+            self._start_turn(seat, out)
+        elif then is AfterColor.PENALTY:
+            self._start_penalty(self._next(seat), out)
+        else:
+            self._draw_until_color(self._next(seat), color, 0, out)
+            self._end_round(seat, out)
+
+    def _accept(self, seat: int, out: list[ev.Event]) -> None:
+        self._close_exposure(seat)
+        if self.penalty_kind is Kind.WILD_DRAW_COLOR:
+            assert self.color is not None
+            self._draw_until_color(seat, self.color, 0, out)
+        else:
+            self._draw_cards(seat, self.pending_draw, "penalty", out)
+        self._reset_penalty()
+        out.append(ev.TurnSkipped(self.players[seat]))
+        self._start_turn(self._next(seat), out)
+
+    def _challenge(self, seat: int, out: list[ev.Event]) -> None:
+        self._close_exposure(seat)
+        source = self.penalty_source
+        assert source is not None and self.color is not None
+        guilty = self.penalty_guilty
+        faces = self._faces[self.side]
+        hand = tuple(faces[c] for c in self.hands[source])
+        out.append(ev.ChallengeResolved(self.players[seat], self.players[source], guilty, hand))
+        loser, extra = (source, 0) if guilty else (seat, CHALLENGE_EXTRA)
+        if self.penalty_kind is Kind.WILD_DRAW_COLOR:
+            self._draw_until_color(loser, self.color, extra, out)
+        else:
+            self._draw_cards(loser, self.pending_draw + extra, "challenge", out)
+        self._reset_penalty()
+        if guilty:
+            self._start_turn(seat, out)
+        else:
+            out.append(ev.TurnSkipped(self.players[seat]))
+            self._start_turn(self._next(seat), out)
+
+    def _draw_turn(self, seat: int, out: list[ev.Event]) -> None:
+        self._close_exposure(seat)
+        drawn: list[int] = []
+        while True:
+            card = self._take_card(out)
+            if card is None:
+                break
+            drawn.append(card)
+            if not self.rules.draw_until_playable or self.is_playable(card):
+                break
+        self._give(seat, drawn, "drew", out)
+        if not drawn:
+            out.append(ev.DrawStopped(self.players[seat]))
+        last = drawn[-1] if drawn else None
+        if last is not None and self.is_playable(last):
+            if self.rules.forced_play:
+                self._play(seat, last, out)
+            else:
+                self.phase = Phase.DRAWN
+                self.drawn_card = last
+        else:
+            self._start_turn(self._next(seat), out)
+
+    def _swap_with(self, seat: int, target: int, out: list[ev.Event]) -> None:
+        hands = self.hands
+        hands[seat], hands[target] = hands[target], hands[seat]
+        self._hands_changed()
+        out.append(ev.HandsSwapped(self.players[seat], self.players[target]))
+        if self.swap_then_color:
+            self._ask_color(AfterColor.NEXT_TURN)
+        else:
+            self._start_turn(self._next(seat), out)
+
+    def _rotate_hands(self, out: list[ev.Event]) -> None:
+        old = self.hands
+        rotated: list[list[int]] = [[] for _ in old]
+        for seat, hand in enumerate(old):
+            rotated[self._next(seat)] = hand
+        self.hands = rotated
+        self._hands_changed()
+        out.append(ev.HandsRotated(self.direction))
+
+    def _shuffle_hands(self, seat: int, out: list[ev.Event]) -> None:
+        pool = [card for hand in self.hands for card in hand]
+        self.rng.shuffle(pool)
+        count = len(self.players)
+        first = (seat + 1) % count  # dealt out from the player's left, like a deal
+        hands: list[list[int]] = [[] for _ in range(count)]
+        for i, card in enumerate(pool):
+            hands[(first + i) % count].append(card)
+        self.hands = hands
+        self._hands_changed()
+        out.append(ev.HandsShuffled(self.players[seat], self.players[first]))
+
+    def _hands_changed(self) -> None:
+        # A new hand needs a new UNO call; nobody received theirs by playing down to one.
+        self.uno_declared = [False] * len(self.players)
+        self.uno_exposed = None
+
+    # ------------------------------------------------------------------ piles
+
+    def _take_card(self, out: list[ev.Event]) -> int | None:
+        if not self.draw_pile:
+            if len(self.discard) <= 1:
+                return None
+            self._reshuffle(out)
+        return self.draw_pile.pop()
+
+    def _reshuffle(self, out: list[ev.Event]) -> None:
+        # The side in play stays: the new draw pile lies active side down.
+        top = self.discard.pop()
+        pile = self.discard
+        self.rng.shuffle(pile)
+        self.draw_pile = pile
+        self.discard = [top]
+        out.append(ev.PileReshuffled(len(pile)))
+
+    def _give(self, seat: int, cards: list[int], reason: str, out: list[ev.Event]) -> None:
+        if not cards:
+            return
+        self.hands[seat].extend(cards)
+        self.uno_declared[seat] = False
+        if self.uno_exposed == seat:
+            self.uno_exposed = None
+        faces = self._faces[self.side]
+        out.append(
+            ev.CardsDrawn(self.players[seat], len(cards), reason, tuple(faces[c] for c in cards))
+        )
+
+    def _draw_cards(self, seat: int, count: int, reason: str, out: list[ev.Event]) -> None:
+        cards: list[int] = []
+        for _ in range(count):
+            card = self._take_card(out)
+            if card is None:
+                out.append(ev.DrawStopped(self.players[seat]))
+                break
+            cards.append(card)
+        self._give(seat, cards, reason, out)
+
+    def _draw_until_color(self, seat: int, color: Color, extra: int, out: list[ev.Event]) -> None:
+        faces = self._faces[self.side]
+        cards: list[int] = []
+        while True:
+            card = self._take_card(out)
+            if card is None:
+                out.append(ev.DrawStopped(self.players[seat]))
+                break
+            cards.append(card)
+            if faces[card].color is color:
+                break
+        self._give(seat, cards, f"drawing until {color.value}", out)
+        if extra:
+            self._draw_cards(seat, extra, "challenge", out)
+
+    def _flip(self, seat: int, out: list[ev.Event]) -> None:
+        # The whole discard pile turns over (the Flip goes to the bottom), so does the draw pile,
+        # and every hand changes side. The revealed top card's action is ignored.
+        self.discard.reverse()
+        self.draw_pile.reverse()
+        self.side = Side.DARK if self.side is Side.LIGHT else Side.LIGHT
+        top = self._faces[self.side][self.discard[-1]]
+        self.color = top.color
+        out.append(ev.Flipped(self.players[seat], self.side, top))
+
+    # ------------------------------------------------------------------ rounds
+
+    def _deal_round(self, out: list[ev.Event]) -> None:
+        count = len(self.players)
+        pile = list(range(len(self.deck)))
+        self.rng.shuffle(pile)
+        self.hands = [[] for _ in range(count)]
+        for _ in range(HAND_SIZE):
+            for offset in range(1, count + 1):
+                self.hands[(self.dealer + offset) % count].append(pile.pop())
+        self.side = Side.LIGHT
+        self.direction = 1
+        self.draw_pile = pile
+        self.discard = []
+        self.drawn_card = None
+        self._reset_penalty()
+        self.uno_declared = [False] * count
+        self.uno_exposed = None
+        self._legal_cache = None
+        reshuffled = 0
+        light = self._faces[Side.LIGHT]
+        while True:
+            starter = pile.pop()
+            if light[starter].kind not in DRAW_WILD_KINDS:
+                break
+            # A draw-wild cannot start the round: put it back, shuffle, turn another.
+            pile.append(starter)
+            self.rng.shuffle(pile)
+            reshuffled += 1
+        self.discard.append(starter)
+        face = light[starter]
+        out.append(ev.RoundStarted(self.round_no, self.players[self.dealer], face, reshuffled))
+        self._apply_starter(face, out)
+
+    def _apply_starter(self, face: Face, out: list[ev.Event]) -> None:
+        first = (self.dealer + 1) % len(self.players)
+        dealer_name = self.players[self.dealer]
+        self.color = face.color
+        kind = face.kind
+        if kind is Kind.FLIP:
+            self._flip(self.dealer, out)
+            face = self.top_face()
+            kind = Kind.WILD if face.color is None else Kind.NUMBER  # the revealed action is void
+        if face.color is None:
+            self.current = first
+            self._ask_color(AfterColor.SAME_PLAYER)
+        elif kind in DRAW_AMOUNT:
+            self._draw_cards(first, DRAW_AMOUNT[kind], face.name(), out)
+            out.append(ev.TurnSkipped(self.players[first]))
+            self._start_turn((first + 1) % len(self.players), out)
+        elif kind is Kind.SKIP:
+            out.append(ev.TurnSkipped(self.players[first]))
+            self._start_turn((first + 1) % len(self.players), out)
+        elif kind is Kind.REVERSE:
+            # The dealer starts and play goes to the right.
+            self.direction = -1
+            out.append(ev.DirectionChanged(-1))
+            self._start_turn(self._seat[dealer_name], out)
+        else:
+            self._start_turn(first, out)
+
+    def _end_round(self, winner: int, out: list[ev.Event]) -> None:
+        variant = self.rules.variant
+        faces = self._faces[self.side]
+        points = {
+            player: sum(face_points(faces[c], variant) for c in self.hands[seat])
+            for seat, player in enumerate(self.players)
+        }
+        winner_id = self.players[winner]
+        if self.rules.scoring == "standard":
+            awarded = {player: 0 for player in self.players}
+            awarded[winner_id] = sum(points.values())
+        else:
+            awarded = dict(points)
+        for player, gained in awarded.items():
+            self.scores[player] += gained
+        self.rounds_won[winner_id] += 1
+        self.uno_exposed = None
+        self.drawn_card = None
+        self._reset_penalty()
+        result = RoundResult(self.round_no, winner_id, self.side, points, awarded)
+        self.history.append(result)
+        out.append(
+            ev.RoundEnded(
+                self.round_no,
+                winner_id,
+                self.side,
+                tuple(points.items()),
+                tuple(awarded.items()),
+                tuple(self.scores.items()),
+            )
+        )
+        self.phase = Phase.ROUND_OVER
+        match_winner = self._match_winner()
+        if match_winner is not None:
+            self.match_winner = match_winner
+            self.phase = Phase.MATCH_OVER
+            out.append(ev.MatchEnded(match_winner, tuple(self.scores.items())))
+
+    def _match_winner(self) -> str | None:
+        target = self.rules.target
+        seated = self.players
+        if not any(self.scores[p] >= target for p in seated):
+            return None
+        if self.rules.scoring == "standard":
+            return max(seated, key=lambda p: self.scores[p])
+        # Alternative scoring: lowest total wins; ties go to more rounds won, then seat order.
+        return min(seated, key=lambda p: (self.scores[p], -self.rounds_won[p]))
+
+    def start_next_round(self) -> list[ev.Event]:
+        """Deal the next round after a scored one; the deal passes one seat to the left."""
+        if self.phase is not Phase.ROUND_OVER:
+            raise IllegalMove("The round is not over yet.")
+        out: list[ev.Event] = []
+        self.dealer = (self.dealer + 1) % len(self.players)
+        self.round_no += 1
+        self._deal_round(out)
+        return out
+
+    # ------------------------------------------------------------------ leaving
+
+    def remove_player(self, player: str, reason: str = "left") -> list[ev.Event]:
+        """Take ``player`` out of the game; their cards go into the draw pile."""
+        seat = self.seat_of(player)
+        if self.phase in GAME_OVER_PHASES:
+            raise IllegalMove("The game is already over.")
+        out: list[ev.Event] = []
+        if seat == self.current and self.phase in CHOICE_PHASES:
+            # Their pending choice is made for them so the card they played keeps its effect.
+            out.extend(self.apply(player, self._default_move(seat)))
+            if self.phase in GAME_OVER_PHASES:
+                out.append(ev.PlayerRemoved(player, reason))
+                return out
+        was_current = self.phase not in TERMINAL_PHASES and seat == self.current
+        if self.penalty_source == seat or (was_current and self.phase is Phase.PENALTY):
+            self._reset_penalty()
+        cards = self.hands.pop(seat)
+        self.draw_pile[:0] = cards
+        self.rng.shuffle(self.draw_pile)
+        self.players.pop(seat)
+        self.uno_declared.pop(seat)
+        count = len(self.players)
+        if self.uno_exposed == seat:
+            self.uno_exposed = None
+        elif self.uno_exposed is not None and self.uno_exposed > seat:
+            self.uno_exposed -= 1
+        if self.penalty_source is not None and self.penalty_source > seat:
+            self.penalty_source -= 1
+        # The deal still passes to the player who sat after the one leaving.
+        self.dealer = (self.dealer - (self.dealer >= seat)) % count
+        if was_current:
+            self.current = (seat if self.direction == 1 else seat - 1) % count
+        else:
+            self.current = (self.current - (self.current > seat)) % count
+        self._reindex()
+        out.append(ev.PlayerRemoved(player, reason))
+        if count < MIN_PLAYERS:
+            self.phase = Phase.ABANDONED
+            out.append(ev.GameAbandoned(tuple(self.players)))
+        elif was_current:
+            self._start_turn(self.current, out)
+        return out
+
+    # ------------------------------------------------------------------ timeouts
+
+    def default_move(self, player: str) -> Move | None:
+        """The move made for ``player`` when their turn times out (None if nothing is due)."""
+        seat = self._seat.get(player)
+        if seat is None or seat != self.current or self.phase in TERMINAL_PHASES:
+            return None
+        return self._default_move(seat)
+
+    def _default_move(self, seat: int) -> Move:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return DRAW
+        if phase is Phase.DRAWN:
+            return PASS
+        if phase is Phase.PENALTY:
+            return ACCEPT
+        if phase is Phase.CHOOSE_COLOR:
+            faces = self._faces[self.side]
+            held = Counter(faces[c].color for c in self.hands[seat] if faces[c].color is not None)
+            colors = COLORS_BY_SIDE[self.side]
+            return ChooseColor(max(colors, key=lambda c: held[c]))
+        others = [s for s in range(len(self.players)) if s != seat]
+        target = min(others, key=lambda s: len(self.hands[s]))
+        return SwapWith(self.players[target])
+
+    def auto_play(self, player: str) -> list[ev.Event]:
+        """Play ``player``'s timed-out turn: draw and pass, accept a penalty, choose for them."""
+        out: list[ev.Event] = []
+        while (move := self.default_move(player)) is not None:
+            out.extend(self.apply(player, move))
+            if move is PASS or move is ACCEPT or self.current_player != player:
+                break
+            if isinstance(move, Draw | ChooseColor | SwapWith) and self.phase is Phase.PLAY:
+                break
+        return out
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain(self, seat: int, move: Move) -> str:
+        phase = self.phase
+        if phase is Phase.ROUND_OVER:
+            return "The round is over: wait for the next one."
+        if phase in (Phase.MATCH_OVER, Phase.ABANDONED):
+            return "The game is over."
+        hand = self.hands[seat]
+        if isinstance(move, CallUno):
+            if self.uno_declared[seat]:
+                return "You already called UNO."
+            return "You can only call UNO with two cards or fewer."
+        if isinstance(move, Catch):
+            target = self._seat.get(move.target)
+            if target == seat:
+                return "You cannot catch yourself."
+            if target is None:
+                return "That player is not in this game."
+            return f"{self.name(move.target)} cannot be caught: they called UNO or it is too late."
+        waiting = self.name(self.players[self.current])
+        if seat != self.current:
+            if isinstance(move, PlayCard) and self.rules.jump_in and phase is Phase.PLAY:
+                return "Out of turn you can only jump in with a card identical to the top card."
+            return f"It is not your turn: waiting for {waiting}."
+        if phase is Phase.CHOOSE_COLOR:
+            return "Choose a colour for your wild first."
+        if phase is Phase.SWAP_TARGET:
+            return "Choose whose hand to swap with first."
+        if phase is Phase.PENALTY:
+            return (
+                "Answer the draw card first: accept it"
+                + (", challenge it" if self.penalty_challengeable else "")
+                + (" or stack a matching draw card." if self.rules.stacking else ".")
+            )
+        if phase is Phase.DRAWN:
+            return "You already drew: play the card you drew or keep it."
+        if isinstance(move, PlayCard):
+            if move.card not in hand:
+                return "That card is not in your hand."
+            face = self._faces[self.side][move.card]
+            top = self.top_face()
+            color = self.color.value if self.color else "none"
+            return f"{face.name()} does not match {top.name()} (colour in play: {color})."
+        return "That move is not possible right now."
+
+    # ------------------------------------------------------------------ serialisation
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state (RNG included) as JSON-ready data."""
+        from .snapshot import dump_state
+
+        return dump_state(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game from ``to_dict`` output (validated)."""
+        from .snapshot import load_state
+
+        return load_state(data)
+
+    def model_dump_json(self) -> str:
+        """The whole state as a compact JSON string."""
+        from .snapshot import GameSnapshot
+
+        return GameSnapshot.model_validate(self.to_dict()).model_dump_json()
+
+    @classmethod
+    def model_validate_json(cls, text: str | bytes) -> Game:
+        """Rebuild a game from ``model_dump_json`` output; raises on invalid data."""
+        from .snapshot import GameSnapshot, load_snapshot
+
+        return load_snapshot(GameSnapshot.model_validate_json(text))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Game({self.rules.variant}, round {self.round_no}, {self.phase.value}, "
+            f"players={self.players})"
+        )

@@ -1,0 +1,42 @@
+"""RuleSet: the variant, the edition, scoring and the house rules of one game."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Variant = Literal["flip", "classic"]
+Edition = Literal["standard", "shuffle_hands", "swap_hands"]
+Scoring = Literal["standard", "alternative"]
+
+
+class RuleSet(BaseModel):
+    """Everything that varies between games; every house rule is off by default."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    variant: Variant = "flip"
+    # Classic only: the 112-card editions add one Shuffle Hands or Swap Hands wild and three
+    # customizable wilds (played as plain wilds) to the 108-card deck.
+    edition: Edition = "standard"
+    target: int = Field(default=500, ge=1, le=100_000)
+    scoring: Scoring = "standard"
+    stacking: bool = False
+    stack_wild_draw_four_on_draw_two: bool = False
+    seven_o: bool = False
+    jump_in: bool = False
+    draw_until_playable: bool = False
+    forced_play: bool = False
+
+    @model_validator(mode="after")
+    def _check_variant_options(self) -> RuleSet:
+        if self.variant == "flip" and self.seven_o:
+            raise ValueError("Seven-O needs classic UNO: the Flip deck has no 0")
+        if self.variant == "flip" and self.edition != "standard":
+            raise ValueError("the 112-card editions are classic UNO decks")
+        if self.stack_wild_draw_four_on_draw_two and not self.stacking:
+            raise ValueError("Wild Draw Four on Draw Two is a stacking option: turn stacking on")
+        if self.stack_wild_draw_four_on_draw_two and self.variant == "flip":
+            raise ValueError("the Flip deck has no Wild Draw Four")
+        return self

@@ -1,0 +1,159 @@
+"""The JSON snapshot of a game: validated by pydantic where state crosses a boundary."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from .cards import Color, Kind, Side
+from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .game import Game
+
+SNAPSHOT_VERSION = 1
+
+
+class RoundResultModel(BaseModel):
+    """One scored round in a snapshot."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    round_no: int
+    winner: str
+    side: Side
+    hand_points: dict[str, int]
+    awarded: dict[str, int]
+
+
+class GameSnapshot(BaseModel):
+    """Every field of a game's state, RNG included; a version for future migrations."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: int = SNAPSHOT_VERSION
+    rules: RuleSet
+    seed: int
+    rng_state: list[int]
+    names: dict[str, str]
+    players: list[str]
+    scores: dict[str, int]
+    rounds_won: dict[str, int]
+    history: list[RoundResultModel]
+    match_winner: str | None
+    round_no: int
+    dealer: int
+    phase: str
+    hands: list[list[int]]
+    draw_pile: list[int]
+    discard: list[int]
+    side: Side
+    color: Color | None
+    direction: int
+    current: int
+    drawn_card: int | None
+    after_color: str
+    swap_then_color: bool
+    pending_draw: int
+    penalty_kind: Kind | None
+    penalty_source: int | None
+    penalty_guilty: bool
+    penalty_challengeable: bool
+    uno_declared: list[bool]
+    uno_exposed: int | None
+
+
+def dump_state(game: Game) -> dict[str, Any]:
+    """Plain JSON-ready data for every field of ``game``."""
+    version, internal, _gauss = game.rng.getstate()
+    return {
+        "version": SNAPSHOT_VERSION,
+        "rules": game.rules.model_dump(),
+        "seed": game.seed,
+        "rng_state": [version, *internal],
+        "names": dict(game._names),
+        "players": list(game.players),
+        "scores": dict(game.scores),
+        "rounds_won": dict(game.rounds_won),
+        "history": [
+            {
+                "round_no": r.round_no,
+                "winner": r.winner,
+                "side": int(r.side),
+                "hand_points": dict(r.hand_points),
+                "awarded": dict(r.awarded),
+            }
+            for r in game.history
+        ],
+        "match_winner": game.match_winner,
+        "round_no": game.round_no,
+        "dealer": game.dealer,
+        "phase": game.phase.value,
+        "hands": [list(h) for h in game.hands],
+        "draw_pile": list(game.draw_pile),
+        "discard": list(game.discard),
+        "side": int(game.side),
+        "color": game.color.value if game.color else None,
+        "direction": game.direction,
+        "current": game.current,
+        "drawn_card": game.drawn_card,
+        "after_color": game.after_color.value,
+        "swap_then_color": game.swap_then_color,
+        "pending_draw": game.pending_draw,
+        "penalty_kind": game.penalty_kind.value if game.penalty_kind else None,
+        "penalty_source": game.penalty_source,
+        "penalty_guilty": game.penalty_guilty,
+        "penalty_challengeable": game.penalty_challengeable,
+        "uno_declared": list(game.uno_declared),
+        "uno_exposed": game.uno_exposed,
+    }
+
+
+def load_state(data: dict[str, Any]) -> Game:
+    """Validate ``data`` (from ``dump_state`` or JSON) and rebuild the game."""
+    return load_snapshot(GameSnapshot.model_validate(data))
+
+
+def load_snapshot(snap: GameSnapshot) -> Game:
+    """Rebuild a game from a validated snapshot, checking the cards are all accounted for."""
+    from .game import AfterColor, Game, Phase
+
+    game = Game(snap.players, snap.rules, snap.seed)
+    game.rng.setstate((snap.rng_state[0], tuple(snap.rng_state[1:]), None))
+    game.set_names(snap.names)
+    game.scores = dict(snap.scores)
+    game.rounds_won = dict(snap.rounds_won)
+    from .game import RoundResult
+
+    game.history = [
+        RoundResult(r.round_no, r.winner, r.side, dict(r.hand_points), dict(r.awarded))
+        for r in snap.history
+    ]
+    game.match_winner = snap.match_winner
+    game.round_no = snap.round_no
+    game.dealer = snap.dealer
+    game.phase = Phase(snap.phase)
+    game.hands = [list(h) for h in snap.hands]
+    game.draw_pile = list(snap.draw_pile)
+    game.discard = list(snap.discard)
+    game.side = Side(snap.side)
+    game.color = snap.color
+    game.direction = snap.direction
+    game.current = snap.current
+    game.drawn_card = snap.drawn_card
+    game.after_color = AfterColor(snap.after_color)
+    game.swap_then_color = snap.swap_then_color
+    game.pending_draw = snap.pending_draw
+    game.penalty_kind = snap.penalty_kind
+    game.penalty_source = snap.penalty_source
+    game.penalty_guilty = snap.penalty_guilty
+    game.penalty_challengeable = snap.penalty_challengeable
+    game.uno_declared = list(snap.uno_declared)
+    game.uno_exposed = snap.uno_exposed
+    cards = sorted([c for h in game.hands for c in h] + game.draw_pile + game.discard)
+    if game.round_no and cards != list(range(len(game.deck))):
+        raise ValueError("the snapshot's cards do not add up to the deck")
+    if len(game.hands) != len(game.players) or len(game.uno_declared) != len(game.players):
+        raise ValueError("the snapshot's seats do not match its players")
+    return game

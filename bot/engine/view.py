@@ -1,0 +1,114 @@
+"""PlayerView: exactly what one player may know, for the UI and computer players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import Color, Face, Side
+from .moves import Move
+
+if TYPE_CHECKING:
+    from .game import Game, RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    """A card in your own hand: its index (for moves), its face in play and its other face."""
+
+    card: int
+    face: Face
+    back: Face | None
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentView:
+    """Another player as you see them: a card count and, in Flip, the backs of their cards."""
+
+    player: str
+    card_count: int
+    backs: tuple[Face, ...] | None
+    called_uno: bool
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """The table from one seat: own hand, public facts, never another player's side in play."""
+
+    player: str
+    variant: str
+    phase: str
+    round_no: int
+    side: Side
+    top: Face
+    color: Color | None
+    direction: int
+    current_player: str | None
+    dealer: str
+    hand: tuple[HandCard, ...]
+    opponents: tuple[OpponentView, ...]
+    draw_pile_count: int
+    draw_pile_back: Face | None
+    discard_count: int
+    pending_draw: int
+    penalty_kind: str | None
+    drawn_card: int | None
+    catchable: str | None
+    called_uno: bool
+    scores: dict[str, int]
+    target: int
+    legal_moves: tuple[Move, ...]
+    last_round: RoundResult | None
+    match_winner: str | None
+
+
+def build_view(game: Game, player: str) -> PlayerView:
+    """What ``player`` may know of ``game`` (in Flip: the inactive side of others' cards)."""
+    seat = game.seat_of(player)
+    flip = game.rules.variant == "flip"
+    back_side = Side.DARK if game.side is Side.LIGHT else Side.LIGHT
+    hand = tuple(
+        HandCard(c, game.face(c), game.face(c, back_side) if flip else None)
+        for c in game.hands[seat]
+    )
+    opponents = tuple(
+        OpponentView(
+            other,
+            len(game.hands[s]),
+            tuple(game.face(c, back_side) for c in game.hands[s]) if flip else None,
+            game.uno_declared[s],
+            game.scores[other],
+        )
+        for s, other in enumerate(game.players)
+        if s != seat
+    )
+    pile_back = game.face(game.draw_pile[-1], back_side) if flip and game.draw_pile else None
+    mine = seat == game.current
+    return PlayerView(
+        player=player,
+        variant=game.rules.variant,
+        phase=game.phase.value,
+        round_no=game.round_no,
+        side=game.side,
+        top=game.top_face(),
+        color=game.color,
+        direction=game.direction,
+        current_player=game.current_player,
+        dealer=game.players[game.dealer],
+        hand=hand,
+        opponents=opponents,
+        draw_pile_count=len(game.draw_pile),
+        draw_pile_back=pile_back,
+        discard_count=len(game.discard),
+        pending_draw=game.pending_draw,
+        penalty_kind=game.penalty_kind.value if game.penalty_kind else None,
+        drawn_card=game.drawn_card if mine else None,
+        catchable=game.catchable(),
+        called_uno=game.uno_declared[seat],
+        scores=dict(game.scores),
+        target=game.rules.target,
+        legal_moves=tuple(game.legal_moves(player)),
+        last_round=game.history[-1] if game.history else None,
+        match_winner=game.match_winner,
+    )

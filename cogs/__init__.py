@@ -1,0 +1,1 @@
+"""Discord cogs (command groups) of the unoflip bot."""
