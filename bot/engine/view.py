@@ -61,6 +61,10 @@ class PlayerView:
     legal_moves: tuple[Move, ...]
     last_round: RoundResult | None
     match_winner: str | None
+    # Seat order (play goes to the next seat when direction is 1) and the card under the top:
+    # both are public at the table, and computer players need them.
+    seats: tuple[str, ...] = ()
+    under_top: Face | None = None
 
 
 def build_view(game: Game, player: str) -> PlayerView:
@@ -111,4 +115,6 @@ def build_view(game: Game, player: str) -> PlayerView:
         legal_moves=tuple(game.legal_moves(player)),
         last_round=game.history[-1] if game.history else None,
         match_winner=game.match_winner,
+        seats=tuple(game.players),
+        under_top=game.face(game.discard[-2]) if len(game.discard) > 1 else None,
     )
