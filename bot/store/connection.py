@@ -1,0 +1,122 @@
+"""One long-lived aiosqlite connection: pragmas, a lock, transactions and busy retries."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+import aiosqlite
+
+from .errors import StoreBusyError
+
+T = TypeVar("T")
+
+_SQLITE_BUSY = 5
+_SQLITE_LOCKED = 6
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How often and how patiently a locked or busy database is retried."""
+
+    attempts: int = 6
+    first_delay: float = 0.05
+    max_delay: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1:
+            raise ValueError("a retry policy needs at least one attempt")
+
+    def delay(self, attempt: int) -> float:
+        """Seconds to wait after failed attempt number ``attempt`` (0-based)."""
+        return float(min(self.max_delay, self.first_delay * 2**attempt))
+
+
+def is_busy(error: sqlite3.Error) -> bool:
+    """Whether ``error`` means another connection holds a lock (worth retrying)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
+    message = str(error).lower()
+    return "locked" in message or "busy" in message
+
+
+Work = Callable[[aiosqlite.Connection], Awaitable[T]]
+
+
+class Database:
+    """Serialises every use of the one connection; wraps work in retried transactions."""
+
+    def __init__(self, connection: aiosqlite.Connection, retry: RetryPolicy) -> None:
+        self.connection = connection
+        self.retry = retry
+        # One connection means one transaction at a time: statements from two coroutines
+        # must never interleave inside the same BEGIN ... COMMIT.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 2000,
+        synchronous: str = "NORMAL",
+        retry: RetryPolicy | None = None,
+    ) -> Database:
+        """Connect to ``path`` (or ``":memory:"``) with WAL, foreign keys and a busy timeout."""
+        if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+            raise ValueError(f"unknown synchronous level {synchronous!r}")
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so sqlite3 never opens
+        # a transaction behind our back.
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = sqlite3.Row
+        try:
+            await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await connection.execute("PRAGMA journal_mode = WAL")
+            await connection.execute("PRAGMA foreign_keys = ON")
+            await connection.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+        except BaseException:
+            await connection.close()
+            raise
+        return cls(connection, retry or RetryPolicy())
+
+    async def close(self) -> None:
+        """Close the connection after any running transaction has finished."""
+        async with self._lock:
+            await self.connection.close()
+
+    async def write(self, work: Work[T]) -> T:
+        """Run ``work`` in one write transaction (all or nothing), retrying while busy."""
+        return await self._run(work, "BEGIN IMMEDIATE")
+
+    async def read(self, work: Work[T]) -> T:
+        """Run ``work`` in one read transaction, so its queries see one consistent state."""
+        return await self._run(work, "BEGIN")
+
+    async def _run(self, work: Work[T], begin: str) -> T:
+        connection = self.connection
+        async with self._lock:
+            for attempt in range(self.retry.attempts):
+                try:
+                    await connection.execute(begin)
+                    try:
+                        result = await work(connection)
+                        await connection.execute("COMMIT")
+                    except BaseException:
+                        if connection.in_transaction:
+                            await connection.execute("ROLLBACK")
+                        raise
+                    return result
+                except sqlite3.OperationalError as error:
+                    if not is_busy(error):
+                        raise
+                    if attempt + 1 == self.retry.attempts:
+                        raise StoreBusyError(
+                            f"database still busy after {self.retry.attempts} attempts"
+                        ) from error
+                await asyncio.sleep(self.retry.delay(attempt))
+        raise AssertionError("unreachable: the retry loop returns or raises")

@@ -1,0 +1,23 @@
+"""Errors the store raises; the Discord layer turns them into messages."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of every error raised by bot.store."""
+
+
+class StoreBusyError(StoreError):
+    """The database stayed locked or busy through every retry; nothing was written."""
+
+
+class GameNotFoundError(StoreError):
+    """No game has this id."""
+
+
+class GameNotLiveError(StoreError):
+    """The game is finished or abandoned and takes no new rounds."""
+
+
+class SchemaTooNewError(StoreError):
+    """The database was written by a newer version of the bot than this one."""

@@ -1,0 +1,7 @@
+"""Repositories: each owns the SQL of one concern and returns models from bot.store.models."""
+
+from .games import GameRepository
+from .snapshots import SnapshotRepository
+from .standings import StandingsRepository
+
+__all__ = ["GameRepository", "SnapshotRepository", "StandingsRepository"]

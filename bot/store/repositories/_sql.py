@@ -1,0 +1,42 @@
+"""Small SQL helpers shared by the repositories."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+
+GLOBAL_SCOPE = 0
+
+
+def now_ms() -> int:
+    """The current time in unix milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
+async def fetch_all(
+    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+) -> list[aiosqlite.Row]:
+    """Every row of one query."""
+    async with connection.execute(sql, params) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def fetch_one(
+    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+) -> aiosqlite.Row | None:
+    """The first row of one query, or None."""
+    async with connection.execute(sql, params) as cursor:
+        return await cursor.fetchone()
+
+
+def totals_keys(guild_id: int, variant: str) -> Iterable[tuple[int, str]]:
+    """The four player_totals rows one game's results count in: server/global x variant/all."""
+    return (
+        (guild_id, variant),
+        (guild_id, "all"),
+        (GLOBAL_SCOPE, variant),
+        (GLOBAL_SCOPE, "all"),
+    )

@@ -1,0 +1,65 @@
+"""Live-game snapshots: one small upsert per move, and the restore list at start-up."""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from ..connection import Database
+from ..models import LiveGame, from_millis
+from ._load import load_games
+from ._sql import fetch_all, now_ms
+
+_SAVE = """
+INSERT INTO snapshots (game_id, state_json, ui_json, updated_at)
+SELECT id, ?, ?, ? FROM games WHERE id = ? AND status = 'live'
+ON CONFLICT (game_id) DO UPDATE SET
+    state_json = excluded.state_json,
+    ui_json = excluded.ui_json,
+    updated_at = excluded.updated_at
+"""
+
+
+async def write_snapshot(
+    connection: aiosqlite.Connection, game_id: int, state_json: str, ui_json: str
+) -> bool:
+    """Upsert the snapshot of a live game inside the caller's transaction; False if not live."""
+    cursor = await connection.execute(_SAVE, (state_json, ui_json, now_ms(), game_id))
+    return cursor.rowcount > 0
+
+
+class SnapshotRepository:
+    """Saves and restores the state of live games."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def save_snapshot(self, game_id: int, state_json: str, ui_json: str = "{}") -> bool:
+        """Save a live game's engine state and UI blob; False (nothing written) if not live."""
+
+        async def work(connection: aiosqlite.Connection) -> bool:
+            return await write_snapshot(connection, game_id, state_json, ui_json)
+
+        return await self._database.write(work)
+
+    async def load_live_games(self) -> list[LiveGame]:
+        """Every live game with its latest snapshot, oldest game first."""
+
+        async def work(connection: aiosqlite.Connection) -> list[LiveGame]:
+            rows = await fetch_all(
+                connection,
+                "SELECT g.id, s.state_json, s.ui_json, s.updated_at FROM games AS g"
+                " LEFT JOIN snapshots AS s ON s.game_id = g.id"
+                " WHERE g.status = 'live' ORDER BY g.id",
+            )
+            games = await load_games(connection, [row["id"] for row in rows])
+            return [
+                LiveGame(
+                    game=games[row["id"]],
+                    state_json=row["state_json"],
+                    ui_json=row["ui_json"],
+                    saved_at=None if row["updated_at"] is None else from_millis(row["updated_at"]),
+                )
+                for row in rows
+            ]
+
+        return await self._database.read(work)

@@ -1,0 +1,54 @@
+"""Store: the one entry point the bot uses: open, migrate, then the repositories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .connection import Database, RetryPolicy
+from .migrate import migrate
+from .repositories import GameRepository, SnapshotRepository, StandingsRepository
+
+
+class Store:
+    """The bot's database: one aiosqlite connection shared by three repositories.
+
+    ``store.games`` creates games and records rounds and results, ``store.snapshots`` saves
+    and restores live games, ``store.standings`` answers /leaderboard and /stats. Every
+    method is a coroutine and runs as one transaction; a locked database is retried with
+    backoff and raises StoreBusyError after the last attempt.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.games = GameRepository(database)
+        self.snapshots = SnapshotRepository(database)
+        self.standings = StandingsRepository(database)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 2000,
+        synchronous: str = "NORMAL",
+        retry: RetryPolicy | None = None,
+    ) -> Store:
+        """Open (creating if needed) the database at ``path`` and apply pending migrations.
+
+        ``":memory:"`` gives a private in-memory database (tests). ``synchronous="NORMAL"``
+        with WAL survives a killed process without losing commits; use ``"FULL"`` to also
+        survive power loss at the cost of an fsync per write.
+        """
+        database = await Database.open(
+            path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, retry=retry
+        )
+        try:
+            await migrate(database.connection)
+        except BaseException:
+            await database.close()
+            raise
+        return cls(database)
+
+    async def close(self) -> None:
+        """Close the connection; the store cannot be used afterwards."""
+        await self.database.close()
