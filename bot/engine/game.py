@@ -272,6 +272,10 @@ class Game:
         """What ``player`` may know: own hand, public facts, in Flip the others' backs."""
         return build_view(self, player)
 
+    def public_view(self) -> PlayerView:
+        """What a spectator sees: counts, and in Flip every hand's backs; no hand, no moves."""
+        return build_view(self, None)
+
     # ------------------------------------------------------------------ legal moves
 
     def legal_moves(self, player: str) -> list[Move]:

@@ -67,14 +67,17 @@ class PlayerView:
     under_top: Face | None = None
 
 
-def build_view(game: Game, player: str) -> PlayerView:
-    """What ``player`` may know of ``game`` (in Flip: the inactive side of others' cards)."""
-    seat = game.seat_of(player)
+def build_view(game: Game, player: str | None) -> PlayerView:
+    """What ``player`` may know of ``game`` (in Flip: the inactive side of others' cards).
+
+    ``player=None`` gives a spectator's view: every seat as an opponent, no hand, no moves.
+    """
+    seat = -1 if player is None else game.seat_of(player)
     flip = game.rules.variant == "flip"
     back_side = Side.DARK if game.side is Side.LIGHT else Side.LIGHT
+    own_cards = game.hands[seat] if seat >= 0 else []
     hand = tuple(
-        HandCard(c, game.face(c), game.face(c, back_side) if flip else None)
-        for c in game.hands[seat]
+        HandCard(c, game.face(c), game.face(c, back_side) if flip else None) for c in own_cards
     )
     opponents = tuple(
         OpponentView(
@@ -90,7 +93,7 @@ def build_view(game: Game, player: str) -> PlayerView:
     pile_back = game.face(game.draw_pile[-1], back_side) if flip and game.draw_pile else None
     mine = seat == game.current
     return PlayerView(
-        player=player,
+        player=player or "",
         variant=game.rules.variant,
         phase=game.phase.value,
         round_no=game.round_no,
@@ -109,10 +112,10 @@ def build_view(game: Game, player: str) -> PlayerView:
         penalty_kind=game.penalty_kind.value if game.penalty_kind else None,
         drawn_card=game.drawn_card if mine else None,
         catchable=game.catchable(),
-        called_uno=game.uno_declared[seat],
+        called_uno=seat >= 0 and game.uno_declared[seat],
         scores=dict(game.scores),
         target=game.rules.target,
-        legal_moves=tuple(game.legal_moves(player)),
+        legal_moves=tuple(game.legal_moves(player)) if player is not None else (),
         last_round=game.history[-1] if game.history else None,
         match_winner=game.match_winner,
         seats=tuple(game.players),

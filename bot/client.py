@@ -1,0 +1,63 @@
+"""UnoBot: opens the store, loads the cogs, registers the restart-safe buttons, syncs."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from .config import Settings
+from .sessions import SessionManager
+from .ui.render import UnoButton
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.uno",)
+
+
+class UnoBot(commands.AutoShardedBot):
+    """The unoflip bot: slash commands and buttons only, no message content needed."""
+
+    def __init__(self, settings: Settings, shard_count: int | None = None) -> None:
+        """A bot configured by ``settings``; Discord picks the shard count unless given."""
+        super().__init__(
+            shard_count=shard_count,
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.sessions = SessionManager(self)
+
+    async def setup_hook(self) -> None:
+        """Load the cogs, register the buttons of every old message, sync the commands."""
+        self.add_dynamic_items(UnoButton)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync to the development guild when one is set (instant), else globally."""
+        if self.settings.guild_id is not None:
+            guild = discord.Object(id=self.settings.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d application commands", len(synced))
+
+    async def on_ready(self) -> None:
+        """Log who we are once connected."""
+        log.info(
+            "logged in as %s (%s) in %d servers",
+            self.user,
+            self.user and self.user.id,
+            len(self.guilds),
+        )
+
+    async def close(self) -> None:
+        """Answer the clicks in flight, stop the timers, then disconnect."""
+        await self.sessions.shutdown()
+        await super().close()

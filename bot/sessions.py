@@ -1,0 +1,644 @@
+"""One GameSession per channel: the lobby, the engine game, its lock, timers and messages.
+
+Every click and command of a channel runs under that session's lock, one at a time. The
+session asks the engine what is legal and what happened; it never decides a rule itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Phase, RuleSet
+from bot.engine import events as ev
+from bot.ui import render
+from bot.ui.text import card_text, faces_text, narrate
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
+
+log = logging.getLogger(__name__)
+
+MAX_SEATS = 10
+LOG_LINES = 6
+TIMEOUTS_BEFORE_REMOVAL = 3
+CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
+TERMINAL = (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED)
+
+Interaction = discord.Interaction[Any]
+
+
+@dataclass(slots=True)
+class Seat:
+    """A person at the table: their Discord id and the name shown for them."""
+
+    user_id: int
+    name: str
+
+    @property
+    def player_id(self) -> str:
+        """The engine's id for this player."""
+        return str(self.user_id)
+
+
+async def reply(interaction: Interaction, text: str) -> None:
+    """A short ephemeral answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class GameSession:
+    """A lobby that becomes a game, in one channel."""
+
+    def __init__(
+        self,
+        manager: SessionManager,
+        session_id: str,
+        guild_id: int | None,
+        channel_id: int,
+        host: Seat,
+        rules: RuleSet,
+        turn_timeout: int,
+    ) -> None:
+        """A new lobby with its host seated."""
+        self.manager = manager
+        self.id = session_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.host_id = host.user_id
+        self.rules = rules
+        self.turn_timeout = turn_timeout
+        self.next_round_delay = manager.settings.next_round_delay
+        self.seats: list[Seat] = [host]
+        self.game: Game | None = None
+        self.message_id: int | None = None
+        self.serial = 0
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.lock = asyncio.Lock()
+        self.timeouts_in_row: dict[str, int] = {}
+        self.closed = False
+        self._names: dict[str, str] = {host.player_id: host.name}
+        self._missed_catch: dict[int, float] = {}
+        self._turn_task: asyncio.Task[None] | None = None
+        self._lobby_task: asyncio.Task[None] | None = None
+        self._round_task: asyncio.Task[None] | None = None
+        self._table_task: asyncio.Task[None] | None = None
+        self._table_dirty = False
+        self._closed_render = render.closed_message("UNO", "This game is over.")
+
+    # ------------------------------------------------------------------ facts
+
+    def name(self, player: str) -> str:
+        """The display name of an engine player id."""
+        return self._names.get(player, f"<@{player}>")
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        """The seat of a Discord user, if they are at this table."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def in_game(self, user_id: int) -> bool:
+        """Whether the user is still playing in the running game."""
+        return self.game is not None and str(user_id) in self.game.players
+
+    def final_hands(self) -> list[tuple[str, list[Face], int]]:
+        """Every seated player's hand faces and points on the side the round ended on."""
+        game = self.game
+        assert game is not None
+        return [
+            (p, [game.face(c) for c in game.hands[s]], game.hand_points(p))
+            for s, p in enumerate(game.players)
+        ]
+
+    @property
+    def jump_url(self) -> str:
+        """A link to the session's public message."""
+        guild = self.guild_id or "@me"
+        return f"https://discord.com/channels/{guild}/{self.channel_id}/{self.message_id}"
+
+    # ------------------------------------------------------------------ rendering
+
+    def render_public(self) -> render.Rendered:
+        """The public message as it should look now (lobby, table or round results)."""
+        game = self.game
+        if game is None:
+            return render.lobby_message(self)
+        view = game.public_view()
+        if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            return render.round_over_message(self, view, game.phase is Phase.MATCH_OVER)
+        return render.table_message(self, view)
+
+    def render_hand(self, player: str, page: int = 0, notice: str | None = None) -> render.Rendered:
+        """The ephemeral hand of ``player``."""
+        assert self.game is not None
+        return render.hand_message(self, self.game.view_for(player), self.serial, page, notice)
+
+    async def _respond_hand(
+        self, interaction: Interaction, player: str, *, edit: bool, page: int = 0, notice: str = ""
+    ) -> None:
+        shown = self.render_hand(player, page, notice or None)
+        if edit:
+            await interaction.response.edit_message(embed=shown.embed, view=shown.view)
+        else:
+            assert shown.view is not None
+            await interaction.response.send_message(
+                embed=shown.embed, view=shown.view, ephemeral=True
+            )
+
+    async def _respond_public(self, interaction: Interaction) -> None:
+        # The click came from the public message itself: the response edits it in place.
+        shown = self.render_public()
+        await interaction.response.edit_message(
+            content=shown.content,
+            embed=shown.embed,
+            view=shown.view,
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        self._table_dirty = False
+
+    # ------------------------------------------------------------------ table edits
+
+    def request_table_update(self) -> None:
+        """Edit the public message soon; bursts of moves are coalesced into one edit."""
+        self._table_dirty = True
+        if self._table_task is None or self._table_task.done():
+            self._table_task = self.manager.spawn(self._flush_table(), f"table-{self.id}")
+
+    async def _flush_table(self) -> None:
+        interval = self.manager.settings.table_edit_interval
+        while self._table_dirty and self.message_id is not None:
+            self._table_dirty = False
+            await self._edit_public(self.render_public())
+            if interval:
+                await asyncio.sleep(interval)
+
+    async def _edit_public(self, shown: render.Rendered) -> None:
+        channel = self.manager.bot.get_partial_messageable(self.channel_id)
+        mentions = discord.AllowedMentions(users=True)
+        try:
+            if self.message_id is None:
+                raise discord.NotFound  # type: ignore[call-arg]
+            await channel.get_partial_message(self.message_id).edit(
+                content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=mentions
+            )
+        except discord.NotFound:
+            # Someone deleted the table: post a new one rather than lose the game.
+            view = shown.view or discord.ui.View()
+            message = await channel.send(
+                content=shown.content, embed=shown.embed, view=view, allowed_mentions=mentions
+            )
+            self.message_id = message.id
+            await self.manager.persist(self)
+        except discord.HTTPException as exc:
+            log.warning("session %s: table edit failed: %s", self.id, exc)
+
+    # ------------------------------------------------------------------ lobby
+
+    def touch_lobby(self) -> None:
+        """(Re)start the idle timer that closes a lobby nobody starts."""
+        self._cancel(self._lobby_task)
+        self._lobby_task = self.manager.spawn(self._expire_lobby(), f"lobby-{self.id}")
+
+    async def _expire_lobby(self) -> None:
+        await asyncio.sleep(self.manager.settings.lobby_timeout)
+        async with self.lock:
+            if self.game is None and not self.closed:
+                minutes = self.manager.settings.lobby_timeout // 60
+                await self.close_with(
+                    "Lobby closed", f"Nobody started the game for {minutes} minutes."
+                )
+
+    async def lobby_click(self, interaction: Interaction, action: str) -> None:
+        """Join, Leave, Start or Cancel on the lobby message."""
+        if self.game is not None:
+            await reply(interaction, "This game has already started.")
+            return
+        user = interaction.user
+        seat = self.seat_of(user.id)
+        if action == "join":
+            if seat is not None:
+                await reply(interaction, "You are already in this lobby.")
+                return
+            if len(self.seats) >= MAX_SEATS:
+                await reply(interaction, "The table is full: 10 players at most.")
+                return
+            self.add_seat(Seat(user.id, user.display_name))
+        elif action == "leave":
+            if seat is None:
+                await reply(interaction, "You are not in this lobby.")
+                return
+            if not await self.remove_seat(seat, f"{seat.name} left the lobby."):
+                await interaction.response.edit_message(**self._closed_kwargs())
+                return
+        elif action == "start":
+            if user.id != self.host_id:
+                await reply(interaction, f"Only the host, {self.host_name}, can start the game.")
+                return
+            if len(self.seats) < 2:
+                await reply(interaction, "You need at least 2 players to start.")
+                return
+            self.start_game()
+            await self._respond_public(interaction)
+            await self.manager.persist(self)
+            return
+        elif action == "cancel":
+            if user.id != self.host_id and not can_moderate(interaction):
+                await reply(interaction, "Only the host or a moderator can cancel the lobby.")
+                return
+            await self.close(f"Lobby cancelled by {user.display_name}.")
+            await interaction.response.edit_message(**self._closed_kwargs())
+            return
+        else:
+            await reply(interaction, "That button is not in use any more.")
+            return
+        self.touch_lobby()
+        await self._respond_public(interaction)
+
+    @property
+    def host_name(self) -> str:
+        """The host's display name."""
+        return self.name(str(self.host_id))
+
+    def add_seat(self, seat: Seat) -> None:
+        """Seat a player in the lobby."""
+        self.seats.append(seat)
+        self._names[seat.player_id] = seat.name
+
+    async def remove_seat(self, seat: Seat, text: str) -> bool:
+        """Take a player out of the lobby; False if that closed the lobby."""
+        self.seats.remove(seat)
+        if not self.seats:
+            await self.close(f"{text} The lobby is empty and closed.")
+            return False
+        if seat.user_id == self.host_id:
+            self.host_id = self.seats[0].user_id
+        return True
+
+    def start_game(self) -> None:
+        """Deal the first round of a new match with the seated players."""
+        players = [s.player_id for s in self.seats]
+        self.game = Game.new(players, self.rules, secrets.randbits(63), names=dict(self._names))
+        self._cancel(self._lobby_task)
+        self.serial += 1
+        self.log.clear()
+        self.log.extend(narrate(self.game.new_with_events(), self.name))
+        self.timeouts_in_row = dict.fromkeys(players, 0)
+        self._after_state_change()
+
+    # ------------------------------------------------------------------ table buttons
+
+    async def table_click(self, interaction: Interaction, action: str) -> None:
+        """Hand, UNO!, Catch or Next round on the public table."""
+        game = self.game
+        player = str(interaction.user.id)
+        if game is None:
+            await reply(interaction, "The game has not started yet.")
+            return
+        if player not in game.players:
+            await reply(interaction, "You are not playing in this game.")
+            return
+        if action == "hand":
+            if game.phase in TERMINAL:
+                await reply(interaction, "The round is over: your hand is on the table.")
+                return
+            await self._respond_hand(interaction, player, edit=False)
+        elif action == "uno":
+            await self._table_move(interaction, player, CallUno(), "📣 You called UNO!")
+        elif action == "catch":
+            target = game.catchable()
+            now = asyncio.get_running_loop().time()
+            if target is None or target == player:
+                if (
+                    now - self._missed_catch.get(interaction.user.id, -CATCH_COOLDOWN)
+                    < CATCH_COOLDOWN
+                ):
+                    await reply(interaction, "Easy there: wait a moment before catching again.")
+                    return
+                self._missed_catch[interaction.user.id] = now
+                await reply(interaction, "Nobody can be caught right now.")
+                return
+            await self._table_move(
+                interaction, player, Catch(target), f"🚨 You caught {self.name(target)}!"
+            )
+        elif action == "next":
+            if game.phase is not Phase.ROUND_OVER:
+                await reply(interaction, "The round is still being played.")
+                return
+            self._begin_next_round()
+            await self._respond_public(interaction)
+        else:
+            await reply(interaction, "That button is not in use any more.")
+
+    async def _table_move(
+        self, interaction: Interaction, player: str, move: CallUno | Catch, done: str
+    ) -> None:
+        assert self.game is not None
+        try:
+            events = self.game.apply(player, move)
+        except IllegalMove as exc:
+            await reply(interaction, str(exc))
+            return
+        self._record(events, player, turn_move=False)
+        await reply(interaction, done)
+        await self.manager.persist(self)
+
+    # ------------------------------------------------------------------ hand buttons
+
+    async def hand_click(self, interaction: Interaction, rest: str) -> None:
+        """A button on someone's ephemeral hand: a move, paging or refresh."""
+        game = self.game
+        player = str(interaction.user.id)
+        if game is None or player not in game.players:
+            await reply(interaction, "You are not playing in this game.")
+            return
+        serial_text, _, code = rest.partition(":")
+        if game.phase in TERMINAL:
+            await interaction.response.edit_message(
+                embed=discord.Embed(description="The round is over: see the table."), view=None
+            )
+            return
+        if code.startswith("g") and code[1:].lstrip("-").isdigit():
+            await self._respond_hand(interaction, player, edit=True, page=int(code[1:]))
+            return
+        if code == "r":
+            await self._respond_hand(interaction, player, edit=True)
+            return
+        if serial_text != str(self.serial):
+            await self._respond_hand(
+                interaction, player, edit=True, notice="That hand was out of date: here it is now."
+            )
+            return
+        move = render.parse_move(code, game.view_for(player))
+        if move is None:
+            await self._respond_hand(interaction, player, edit=True, notice="Unknown button.")
+            return
+        try:
+            events = game.apply(player, move)
+        except IllegalMove as exc:
+            await self._respond_hand(interaction, player, edit=True, notice=str(exc))
+            return
+        turn_move = not isinstance(move, CallUno | Catch)
+        self._record(events, player, turn_move=turn_move)
+        notice = private_notice(events, player, self.name)
+        if game.phase in TERMINAL:
+            await interaction.response.edit_message(
+                embed=discord.Embed(
+                    title="Round over", description=notice or "See the table for the scores."
+                ),
+                view=None,
+            )
+        else:
+            await self._respond_hand(interaction, player, edit=True, notice=notice)
+        await self.manager.persist(self)
+
+    # ------------------------------------------------------------------ state changes
+
+    def _record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
+        """Narrate events, move the turn serial, reset timers and schedule the table edit."""
+        self.log.extend(narrate(events, self.name))
+        if actor is not None:
+            self.timeouts_in_row[actor] = 0
+        if turn_move:
+            self.serial += 1
+            self._after_state_change()
+        self.request_table_update()
+
+    def _after_state_change(self) -> None:
+        game = self.game
+        assert game is not None
+        if game.phase is Phase.ROUND_OVER:
+            self._cancel(self._turn_task)
+            self.manager.spawn_round_end(self)
+            self._schedule_next_round()
+        elif game.phase in (Phase.MATCH_OVER, Phase.ABANDONED):
+            self._cancel(self._turn_task)
+            if game.phase is Phase.MATCH_OVER:
+                self.manager.spawn_round_end(self)
+            self.manager.finish(self)
+        else:
+            self._restart_turn_timer()
+
+    def _restart_turn_timer(self) -> None:
+        self._cancel(self._turn_task)
+        self._turn_task = self.manager.spawn(self._turn_timer(self.serial), f"turn-{self.id}")
+
+    async def _turn_timer(self, serial: int) -> None:
+        await asyncio.sleep(self.turn_timeout)
+        async with self.lock:
+            game = self.game
+            if self.closed or game is None or serial != self.serial or game.phase in TERMINAL:
+                return
+            player = game.current_player
+            assert player is not None
+            events = game.auto_play(player)
+            count = self.timeouts_in_row.get(player, 0) + 1
+            self.log.append(f"⏰ {self.name(player)} ran out of time.")
+            if count >= TIMEOUTS_BEFORE_REMOVAL and game.phase not in TERMINAL:
+                events += game.remove_player(player, "was removed after 3 timeouts in a row")
+            self._record(events, None, turn_move=True)
+            self.timeouts_in_row[player] = count
+            await self.manager.persist(self)
+
+    def _schedule_next_round(self) -> None:
+        self._cancel(self._round_task)
+        assert self.game is not None
+        round_no = self.game.round_no
+        self._round_task = self.manager.spawn(self._next_round_later(round_no), f"round-{self.id}")
+
+    async def _next_round_later(self, round_no: int) -> None:
+        await asyncio.sleep(self.next_round_delay)
+        async with self.lock:
+            game = self.game
+            if self.closed or game is None or game.phase is not Phase.ROUND_OVER:
+                return
+            if game.round_no == round_no:
+                self._begin_next_round()
+                self.request_table_update()
+                await self.manager.persist(self)
+
+    def _begin_next_round(self) -> None:
+        assert self.game is not None
+        self._cancel(self._round_task)
+        events = self.game.start_next_round()
+        self.log.clear()
+        self.log.extend(narrate(events, self.name))
+        self.serial += 1
+        self._after_state_change()
+
+    async def remove_player(self, player: str, reason: str) -> None:
+        """Take a player out of the running game (leave, kick); the engine decides the rest."""
+        assert self.game is not None
+        events = self.game.remove_player(player, reason)
+        self._record(events, None, turn_move=True)
+        await self.manager.persist(self)
+
+    # ------------------------------------------------------------------ closing
+
+    def _closed_kwargs(self) -> dict[str, Any]:
+        shown = self._closed_render
+        return {"content": None, "embed": shown.embed, "view": None}
+
+    async def close_with(self, title: str, text: str) -> None:
+        """Close the session and edit its public message to say why."""
+        await self.close(text, title)
+        await self._edit_public(self._closed_render)
+
+    async def close(self, text: str, title: str = "UNO") -> None:
+        """Stop timers and forget the session (the public message is the caller's to edit)."""
+        self._closed_render = render.closed_message(title, text)
+        self.closed = True
+        for task in (self._turn_task, self._lobby_task, self._round_task):
+            self._cancel(task)
+        await self.manager.forget(self)
+
+    @staticmethod
+    def _cancel(task: asyncio.Task[None] | None) -> None:
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
+
+    async def shutdown(self) -> None:
+        """Wait for the click in flight, then stop every timer (the game stays saved)."""
+        async with self.lock:
+            for task in (self._turn_task, self._lobby_task, self._round_task, self._table_task):
+                self._cancel(task)
+
+
+def can_moderate(interaction: Interaction) -> bool:
+    """Manage Channels or Manage Server in this channel."""
+    perms = interaction.permissions
+    return perms.manage_channels or perms.manage_guild
+
+
+def private_notice(events: list[ev.Event], player: str, name: Callable[[str], str]) -> str:
+    """What only ``player`` learns from their move: the cards they drew, a revealed hand."""
+    notes: list[str] = []
+    for event in events:
+        if isinstance(event, ev.CardsDrawn) and event.player == player and event.faces:
+            notes.append("You drew " + faces_text(event.faces, 300) + ".")
+        elif isinstance(event, ev.ChallengeResolved) and event.challenger == player:
+            verdict = "bluffed" if event.guilty else "played it legally"
+            hand = faces_text(event.hand, 600) or "no cards"
+            notes.append(f"{name(event.challenged)} {verdict}. Their hand: {hand}.")
+        elif isinstance(event, ev.CardPlayed) and event.player == player:
+            notes.append(f"You played {card_text(event.face)}.")
+    return " ".join(notes)[:2000]
+
+
+class SessionManager:
+    """Every session of this bot, by channel and by id; spawns their background tasks."""
+
+    def __init__(self, bot: UnoBot) -> None:
+        """An empty manager for ``bot``."""
+        self.bot = bot
+        self.settings = bot.settings
+        self.by_channel: dict[int, GameSession] = {}
+        self.by_id: dict[str, GameSession] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.round_end_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
+        self.persist_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
+        self.finish_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
+
+    def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        """A background task whose failure is logged, never silently lost."""
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+
+    def new_id(self) -> str:
+        """A short unique session id for custom_ids."""
+        while True:
+            session_id = format(secrets.randbits(40), "x")
+            if session_id not in self.by_id:
+                return session_id
+
+    def open_lobby(
+        self, interaction: Interaction, rules: RuleSet, turn_timeout: int
+    ) -> GameSession:
+        """A new lobby in the interaction's channel, hosted by the user."""
+        assert interaction.channel_id is not None
+        host = Seat(interaction.user.id, interaction.user.display_name)
+        session = GameSession(
+            self,
+            self.new_id(),
+            interaction.guild_id,
+            interaction.channel_id,
+            host,
+            rules,
+            turn_timeout,
+        )
+        self.by_channel[session.channel_id] = session
+        self.by_id[session.id] = session
+        session.touch_lobby()
+        return session
+
+    async def forget(self, session: GameSession) -> None:
+        """Drop a closed session so the channel is free again."""
+        if self.by_channel.get(session.channel_id) is session:
+            del self.by_channel[session.channel_id]
+        self.by_id.pop(session.id, None)
+        for hook in self.finish_hooks:
+            await hook(session)
+
+    def finish(self, session: GameSession) -> None:
+        """A match ended or was abandoned: free the channel once the table is updated."""
+        session.closed = True
+        for task in (session._turn_task, session._lobby_task, session._round_task):
+            GameSession._cancel(task)
+        self.spawn(self.forget(session), f"finish-{session.id}")
+
+    def spawn_round_end(self, session: GameSession) -> None:
+        """Run the round-end hooks (score recording) in the background."""
+        for hook in self.round_end_hooks:
+            self.spawn(hook(session), f"round-end-{session.id}")
+
+    async def persist(self, session: GameSession) -> None:
+        """Save the session after a change (hooks installed by the store)."""
+        for hook in self.persist_hooks:
+            await hook(session)
+
+    async def handle_click(self, interaction: Interaction, scope: str, gid: str, rest: str) -> None:
+        """Route a button click to its session under the session's lock; always answer."""
+        session = self.by_id.get(gid)
+        if session is None or session.channel_id != interaction.channel_id:
+            await reply(interaction, "This game is over. Start a new one with /uno flip start.")
+            return
+        try:
+            async with session.lock:
+                if session.closed:
+                    await reply(interaction, "This game is over.")
+                elif scope == "l":
+                    await session.lobby_click(interaction, rest)
+                elif scope == "t":
+                    await session.table_click(interaction, rest)
+                else:
+                    await session.hand_click(interaction, rest)
+        except Exception:
+            log.exception("session %s: click %s:%s failed", gid, scope, rest)
+            if not interaction.response.is_done():
+                await interaction.response.send_message(
+                    "Something went wrong; the game is unchanged. Try again.", ephemeral=True
+                )
+            raise
+
+    async def shutdown(self) -> None:
+        """Let in-flight clicks finish, then stop every timer."""
+        for session in list(self.by_id.values()):
+            await session.shutdown()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)

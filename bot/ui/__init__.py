@@ -1,0 +1,1 @@
+"""Rendering only: card labels and emoji, embeds, views and restart-safe buttons."""

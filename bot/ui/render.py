@@ -1,0 +1,456 @@
+"""Embeds and views for the lobby, the public table and the ephemeral hand.
+
+Everything here only renders a ``PlayerView`` or session facts; no rule is decided here.
+Every button is an ``UnoButton`` (a DynamicItem), so old messages keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import (
+    Accept,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Face,
+    Move,
+    Pass,
+    PlayCard,
+    PlayerView,
+    SwapWith,
+)
+from bot.engine.cards import Color, Kind, Side
+from bot.engine.view import HandCard
+
+from .text import COLOR_EMOJI, SIDE_NAMES, card_label, card_text, color_text, plural, sort_key
+
+if TYPE_CHECKING:
+    from bot.sessions import GameSession
+
+Namer = Callable[[str], str]
+
+CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<game>[0-9a-z]+):(?P<rest>[0-9a-z:]*)")
+MOVE_ROWS = 4  # rows 0-3 hold moves; row 4 holds UNO!/Catch/paging/refresh
+MOVES_PER_PAGE = MOVE_ROWS * 5
+EMBED_FIELD_LIMIT = 1024
+EMBED_COLOR: dict[Side, int] = {Side.LIGHT: 0xF5C842, Side.DARK: 0x6B2FA0}
+
+SHORT_SYMBOL = {
+    Kind.SKIP: "⊘",
+    Kind.REVERSE: "⇄",
+    Kind.DRAW_ONE: "+1",
+    Kind.DRAW_TWO: "+2",
+    Kind.DRAW_FIVE: "+5",
+    Kind.SKIP_EVERYONE: "⏭",
+    Kind.FLIP: "🔄",
+    Kind.WILD: "W",
+    Kind.WILD_DRAW_FOUR: "W+4",
+    Kind.WILD_DRAW_TWO: "W+2",
+    Kind.WILD_DRAW_COLOR: "W+C",
+    Kind.WILD_SHUFFLE_HANDS: "W⤨",
+    Kind.WILD_SWAP_HANDS: "W⇆",
+    Kind.WILD_CUSTOMIZABLE: "W✎",
+}
+COLOR_CODE = {color: color.value[0] for color in Color} | {Color.PURPLE: "u"}
+CODE_COLOR = {code: color for color, code in COLOR_CODE.items()}
+
+
+class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
+    """Every unoflip button; the custom_id names the session and the action, never the user."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=custom_id,
+                label=label,
+                style=style,
+                emoji=emoji,
+                row=row,
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> UnoButton:
+        """Rebuild the button from a click on any message, old ones included."""
+        return cls(f"uno:{match['scope']}:{match['game']}:{match['rest']}")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the channel's session (which answers it, always)."""
+        match = CUSTOM_ID.fullmatch(self.item.custom_id or "")
+        assert match is not None
+        await interaction.client.sessions.handle_click(
+            interaction, match["scope"], match["game"], match["rest"]
+        )
+
+
+def button_view(buttons: Sequence[UnoButton]) -> discord.ui.View:
+    """A timeout-less view holding ``buttons`` (callbacks come through the DynamicItem)."""
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    return view
+
+
+# ---------------------------------------------------------------------- short forms
+
+
+def short_face(face: Face) -> str:
+    """A compact face for dense lists: emoji plus number or symbol."""
+    symbol = str(face.number) if face.kind is Kind.NUMBER else SHORT_SYMBOL[face.kind]
+    return f"{COLOR_EMOJI[face.color]}{symbol}"
+
+
+def short_faces(faces: Sequence[Face], limit: int = EMBED_FIELD_LIMIT) -> str:
+    """Sorted compact faces, cut to ``limit`` characters."""
+    text = " ".join(short_face(face) for face in sorted(faces, key=sort_key))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def truncate(text: str, limit: int = EMBED_FIELD_LIMIT) -> str:
+    """Cut ``text`` to Discord's field limit."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------------- lobby
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A message's content, embed and view, ready to send or edit."""
+
+    content: str | None
+    embed: discord.Embed
+    view: discord.ui.View | None
+
+
+def lobby_message(session: GameSession) -> Rendered:
+    """The public lobby: players, settings and Join/Leave/Start/Cancel."""
+    title = "UNO Flip lobby" if session.rules.variant == "flip" else "UNO lobby"
+    embed = discord.Embed(title=title, color=EMBED_COLOR[Side.LIGHT])
+    players = "\n".join(
+        f"{i}. {seat.name}{' (host)' if seat.user_id == session.host_id else ''}"
+        for i, seat in enumerate(session.seats, start=1)
+    )
+    embed.add_field(name=f"Players ({len(session.seats)}/10)", value=players or "nobody yet")
+    embed.add_field(name="Rules", value=rules_summary(session), inline=False)
+    embed.set_footer(text="Join, then the host presses Start (2 to 10 players).")
+    gid = session.id
+    buttons = [
+        UnoButton(f"uno:l:{gid}:join", "Join", discord.ButtonStyle.success),
+        UnoButton(f"uno:l:{gid}:leave", "Leave", discord.ButtonStyle.secondary),
+        UnoButton(
+            f"uno:l:{gid}:start",
+            "Start",
+            discord.ButtonStyle.primary,
+            disabled=len(session.seats) < 2,
+        ),
+        UnoButton(f"uno:l:{gid}:cancel", "Cancel", discord.ButtonStyle.danger),
+    ]
+    return Rendered(None, embed, button_view(buttons))
+
+
+def closed_message(title: str, text: str) -> Rendered:
+    """A lobby or table that has closed: no buttons left."""
+    return Rendered(None, discord.Embed(title=title, description=text), None)
+
+
+def rules_summary(session: GameSession) -> str:
+    """The variant, target, scoring and house rules of a session in one short block."""
+    rules = session.rules
+    lines = [
+        ("UNO Flip" if rules.variant == "flip" else "Classic UNO")
+        + (f" ({rules.edition.replace('_', ' ')} edition)" if rules.edition != "standard" else ""),
+        f"Play to {rules.target} points, {rules.scoring} scoring.",
+        f"Turn timer: {session.turn_timeout} s.",
+    ]
+    house = [
+        label
+        for label, on in (
+            ("stacking", rules.stacking),
+            ("Wild Draw Four on Draw Two", rules.stack_wild_draw_four_on_draw_two),
+            ("Seven-O", rules.seven_o),
+            ("jump-in", rules.jump_in),
+            ("draw until playable", rules.draw_until_playable),
+            ("forced play", rules.forced_play),
+        )
+        if on
+    ]
+    lines.append("House rules: " + (", ".join(house) if house else "none (official rules)."))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- table
+
+
+def turn_prompt(view: PlayerView, name: Namer) -> str:
+    """What the table is waiting for, in words."""
+    if view.current_player is None:
+        return "Round over."
+    who = name(view.current_player)
+    phase = view.phase
+    if phase == "choose_color":
+        return f"{who} is choosing a colour."
+    if phase == "swap_target":
+        return f"{who} is choosing whose hand to swap with."
+    if phase == "drawn":
+        return f"{who} drew a playable card: play it or keep it."
+    if phase == "penalty":
+        if view.penalty_kind == Kind.WILD_DRAW_COLOR.value:
+            return f"{who} must draw until {color_text(view.color)} (or challenge)."
+        return f"{who} must answer: draw {view.pending_draw}, challenge or stack."
+    return f"{who} to play."
+
+
+def table_message(session: GameSession, view: PlayerView) -> Rendered:
+    """The public table, rendered from a spectator-safe view (no hand shown)."""
+    name = session.name
+    flip = view.variant == "flip"
+    title = f"{'UNO Flip' if flip else 'UNO'} — round {view.round_no}"
+    arrow = "↻ clockwise" if view.direction == 1 else "↺ counter-clockwise"
+    lines = [
+        f"**Top card:** {card_text(view.top)}   **Colour:** {color_text(view.color)}",
+        f"{SIDE_NAMES[view.side] if flip else ''}{'   ' if flip else ''}**Direction:** {arrow}",
+        f"**Now:** {turn_prompt(view, name)}",
+    ]
+    embed = discord.Embed(title=title, description="\n".join(lines), color=EMBED_COLOR[view.side])
+    for seat in view.opponents:
+        marker = "▶ " if seat.player == view.current_player else ""
+        uno = " · 📣 UNO" if seat.called_uno and seat.card_count == 1 else ""
+        field_name = f"{marker}{name(seat.player)} — {plural(seat.card_count, 'card')}{uno}"
+        backs = seat.backs
+        value = f"Everyone sees: {short_faces(backs)}" if flip and backs else "\u200b"
+        embed.add_field(name=truncate(field_name, 256), value=truncate(value), inline=False)
+    pile = plural(view.draw_pile_count, "card")
+    if flip and view.draw_pile_back is not None:
+        pile += f"; its top shows {card_text(view.draw_pile_back)}"
+    embed.add_field(name="Draw pile", value=pile, inline=True)
+    scores = " · ".join(f"{name(p)} {points}" for p, points in view.scores.items())
+    embed.add_field(name=f"Scores (to {view.target})", value=truncate(scores or "-"), inline=True)
+    if session.log:
+        embed.add_field(name="Last events", value=truncate("\n".join(session.log)), inline=False)
+    embed.set_footer(text="Press Hand to see your cards. Only you can see your hand.")
+    content = None
+    if view.current_player is not None:
+        content = f"<@{view.current_player}>, it's your turn."
+    gid = session.id
+    buttons = [
+        UnoButton(f"uno:t:{gid}:hand", "Hand", discord.ButtonStyle.primary, "🃏"),
+        UnoButton(f"uno:t:{gid}:uno", "UNO!", discord.ButtonStyle.success, "📣"),
+    ]
+    if view.catchable is not None:
+        buttons.append(UnoButton(f"uno:t:{gid}:catch", "Catch", discord.ButtonStyle.danger, "🚨"))
+    return Rendered(content, embed, button_view(buttons))
+
+
+def round_over_message(session: GameSession, view: PlayerView, match_over: bool) -> Rendered:
+    """Every hand with its points, the round winner and the running scores."""
+    name = session.name
+    result = view.last_round
+    assert result is not None
+    side = "dark" if result.side is Side.DARK else "light"
+    embed = discord.Embed(
+        title=f"🏁 Round {result.round_no}: {name(result.winner)} went out",
+        description=f"Hands scored on the {side} side.",
+        color=EMBED_COLOR[result.side],
+    )
+    for player, faces, points in session.final_hands():
+        awarded = result.awarded.get(player, 0)
+        gained = f" (+{awarded})" if awarded else ""
+        value = short_faces(faces) if faces else "out!"
+        embed.add_field(
+            name=truncate(f"{name(player)}: {points} points in hand{gained}", 256),
+            value=truncate(value),
+            inline=False,
+        )
+    standings = sorted(view.scores.items(), key=lambda item: -item[1])
+    if view.variant and session.rules.scoring == "alternative":
+        standings.reverse()
+    scores = "\n".join(f"{name(p)}: {points}" for p, points in standings)
+    embed.add_field(name=f"Scores (to {view.target})", value=truncate(scores), inline=False)
+    if session.log:
+        embed.add_field(name="Last events", value=truncate("\n".join(session.log)), inline=False)
+    if match_over:
+        assert view.match_winner is not None
+        embed.title = f"🏆 {name(view.match_winner)} wins the game!"
+        embed.set_footer(text="Start another game with /uno flip start or /uno classic start.")
+        return Rendered(None, embed, None)
+    embed.set_footer(text=f"The next round starts in {session.next_round_delay} s.")
+    buttons = [UnoButton(f"uno:t:{session.id}:next", "Next round", discord.ButtonStyle.primary)]
+    return Rendered(None, embed, button_view(buttons))
+
+
+# ---------------------------------------------------------------------- hand
+
+
+def move_button(session: GameSession, serial: int, move: Move, view: PlayerView) -> UnoButton:
+    """One button for one legal move, labelled for a person."""
+    prefix = f"uno:h:{session.id}:{serial}:"
+    name = session.name
+    match move:
+        case PlayCard(card=card):
+            face = next(h.face for h in view.hand if h.card == card)
+            label = card_label(face)
+            if view.phase == "drawn":
+                label = f"Play {label}"
+            return UnoButton(prefix + f"p{card}", label, _card_style(face), COLOR_EMOJI[face.color])
+        case Draw():
+            return UnoButton(prefix + "d", "Draw", discord.ButtonStyle.primary, "📥")
+        case Pass():
+            return UnoButton(prefix + "k", "Keep it", discord.ButtonStyle.secondary)
+        case ChooseColor(color=color):
+            return UnoButton(
+                prefix + f"c{COLOR_CODE[color]}",
+                color.value.capitalize(),
+                discord.ButtonStyle.primary,
+                COLOR_EMOJI[color],
+            )
+        case Accept():
+            label = (
+                "Accept: draw until the colour"
+                if view.penalty_kind == Kind.WILD_DRAW_COLOR.value
+                else f"Accept: draw {view.pending_draw}"
+            )
+            return UnoButton(prefix + "a", label, discord.ButtonStyle.secondary)
+        case Challenge():
+            return UnoButton(prefix + "x", "Challenge", discord.ButtonStyle.danger, "⚖️")
+        case SwapWith(target=target):
+            return UnoButton(prefix + f"s{target}", f"Swap with {name(target)}"[:80])
+        case CallUno():
+            return UnoButton(prefix + "u", "UNO!", discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
+        case Catch(target=target):
+            label = f"Catch {name(target)}"[:80]
+            return UnoButton(
+                prefix + f"t{target}", label, discord.ButtonStyle.danger, "🚨", MOVE_ROWS
+            )
+    raise AssertionError(f"no button for {move!r}")
+
+
+def _card_style(face: Face) -> discord.ButtonStyle:
+    if face.color in (Color.RED, Color.PINK, Color.ORANGE):
+        return discord.ButtonStyle.danger
+    if face.color in (Color.GREEN, Color.TEAL):
+        return discord.ButtonStyle.success
+    if face.color in (Color.BLUE, Color.PURPLE):
+        return discord.ButtonStyle.primary
+    return discord.ButtonStyle.secondary
+
+
+def parse_move(code: str, view: PlayerView) -> Move | None:
+    """The move a hand button's code stands for (None for paging, refresh or junk)."""
+    head, arg = code[:1], code[1:]
+    if head == "p" and arg.isdigit():
+        return PlayCard(int(arg))
+    if head == "c" and arg in CODE_COLOR:
+        return ChooseColor(CODE_COLOR[arg])
+    if head == "s" and arg:
+        return SwapWith(arg)
+    if head == "t" and arg:
+        return Catch(arg)
+    simple: dict[str, Move] = {
+        "d": Draw(),
+        "k": Pass(),
+        "a": Accept(),
+        "x": Challenge(),
+        "u": CallUno(),
+    }
+    return simple.get(code)
+
+
+def _dedupe_plays(moves: Sequence[Move], view: PlayerView) -> list[Move]:
+    # Two Red 5s are one choice for a person: show one button per distinct face.
+    faces = {h.card: h.face for h in view.hand}
+    seen: set[Face] = set()
+    kept: list[Move] = []
+    for move in moves:
+        if isinstance(move, PlayCard):
+            face = faces[move.card]
+            if face in seen:
+                continue
+            seen.add(face)
+        kept.append(move)
+    return kept
+
+
+def hand_prompt(view: PlayerView, name: Namer) -> str:
+    """What the hand's owner is asked to do now."""
+    if view.current_player != view.player:
+        waiting = name(view.current_player) if view.current_player else "nobody"
+        return f"Waiting for {waiting}."
+    phase = view.phase
+    if phase == "choose_color":
+        return "Choose the colour play continues in."
+    if phase == "swap_target":
+        return "Choose whose hand you take."
+    if phase == "drawn":
+        return "You drew a playable card: play it or keep it."
+    if phase == "penalty":
+        return "A draw card is on you: accept it, challenge it or stack."
+    return "Your turn: play a card or draw."
+
+
+def hand_message(
+    session: GameSession, view: PlayerView, serial: int, page: int, notice: str | None
+) -> Rendered:
+    """The ephemeral hand: every card, then one button per legal move, paged past 20."""
+    cards = sorted(view.hand, key=lambda h: sort_key(h.face))
+    title = f"Your hand — {plural(len(cards), 'card')}"
+    embed = discord.Embed(title=title, color=EMBED_COLOR[view.side])
+    embed.description = truncate(_hand_lines(cards), 4000)
+    if view.variant == "flip":
+        backs = [h.back for h in cards if h.back is not None]
+        embed.add_field(name="Others see the backs", value=short_faces(backs), inline=False)
+    table = f"Top: {card_text(view.top)} · Colour: {color_text(view.color)}"
+    embed.add_field(name="Table", value=table, inline=False)
+    embed.add_field(name="Now", value=hand_prompt(view, session.name), inline=False)
+    if notice:
+        embed.set_footer(text=notice[:2000])
+    moves = _dedupe_plays(view.legal_moves, view)
+    faces = {h.card: h.face for h in view.hand}
+    plays = sorted(
+        (m for m in moves if isinstance(m, PlayCard)), key=lambda m: sort_key(faces[m.card])
+    )
+    main = plays + [m for m in moves if not isinstance(m, PlayCard | CallUno | Catch)]
+    extras = [m for m in moves if isinstance(m, CallUno | Catch)][:2]
+    pages = max(1, -(-len(main) // MOVES_PER_PAGE))
+    page = min(max(page, 0), pages - 1)
+    shown = main[page * MOVES_PER_PAGE : (page + 1) * MOVES_PER_PAGE]
+    buttons = [move_button(session, serial, move, view) for move in shown]
+    buttons += [move_button(session, serial, move, view) for move in extras]
+    prefix = f"uno:h:{session.id}:{serial}:"
+    if pages > 1:
+        buttons.append(UnoButton(prefix + f"g{page - 1}", "◀", row=MOVE_ROWS, disabled=page == 0))
+        buttons.append(
+            UnoButton(prefix + f"g{page + 1}", "▶", row=MOVE_ROWS, disabled=page == pages - 1)
+        )
+        embed.title = f"{title} (moves page {page + 1}/{pages})"
+    buttons.append(UnoButton(prefix + "r", "Refresh", row=MOVE_ROWS, emoji="🔄"))
+    return Rendered(None, embed, button_view(buttons))
+
+
+def _hand_lines(cards: Sequence[HandCard]) -> str:
+    if not cards:
+        return "No cards."
+    return "\n".join(card_text(h.face) for h in cards)

@@ -1,0 +1,283 @@
+"""/uno commands: start a lobby (Flip or classic), reopen your hand, status, leave, kick, end."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import ValidationError
+
+from bot.engine import RuleSet
+from bot.engine.rules import Edition, Scoring
+from bot.sessions import GameSession, can_moderate, reply
+from bot.ui import render
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+
+FLIP_RULES_TEXT = (
+    "**UNO Flip.** Match the top card by colour, number or symbol, or play a wild. "
+    "Draw one card instead if you like; a playable drawn card may be played at once. "
+    "**Flip** turns everything over: the discard pile, the draw pile and every hand. "
+    "Everyone sees the other side of your cards and of the draw pile's top card.\n"
+    "Light side: Draw One, Skip, Reverse, Wild, Wild Draw Two. "
+    "Dark side: Draw Five, Skip Everyone, Reverse, Wild, "
+    "Wild Draw Color (draw until that colour).\n"
+    "A draw wild is only legal without a card of the colour in play: the victim may challenge. "
+    "Call **UNO!** when you play your second-to-last card, or anyone can catch you (draw 2) "
+    "until the next player starts their turn. Hands left score for the winner: numbers face "
+    "value, Draw One 10, Draw Five/Reverse/Skip/Flip 20, Skip Everyone 30, Wild 40, "
+    "Wild Draw Two 50, Wild Draw Color 60."
+)
+CLASSIC_RULES_TEXT = (
+    "**Classic UNO.** Match the top card by colour, number or symbol, or play a wild. "
+    "Draw one card instead if you like; a playable drawn card may be played at once. "
+    "Skip, Reverse (acts as Skip with two players), Draw Two, Wild, Wild Draw Four "
+    "(only legal without a card of the colour in play: the victim may challenge).\n"
+    "Call **UNO!** when you play your second-to-last card, or anyone can catch you (draw 2) "
+    "until the next player starts their turn. Hands left score for the winner: numbers face "
+    "value, Draw Two/Reverse/Skip 20, Wild and Wild Draw Four 50, special wilds 40."
+)
+
+
+class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
+    """The /uno command group; every command delegates to the channel's session."""
+
+    flip = app_commands.Group(name="flip", description="UNO Flip: the double-sided deck")
+    classic = app_commands.Group(name="classic", description="Classic UNO")
+
+    def __init__(self, bot: UnoBot) -> None:
+        """The cog for ``bot``."""
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def sessions(self) -> Any:
+        """The bot's session manager."""
+        return self.bot.sessions
+
+    def _session(self, interaction: Interaction) -> GameSession | None:
+        session: GameSession | None = self.sessions.by_channel.get(interaction.channel_id)
+        return session
+
+    # ------------------------------------------------------------------ start
+
+    @flip.command(name="start", description="Open an UNO Flip lobby in this channel")
+    @app_commands.describe(
+        target="Points needed to win the game (default 500)",
+        scoring="standard: the winner scores the others' cards; alternative: lowest total wins",
+        stacking="Answer a draw card with the same draw card to pass the total on",
+        jump_in="Play an identical card out of turn",
+        draw_until_playable="Keep drawing until you get a playable card",
+        forced_play="A playable drawn card is played automatically",
+        turn_timeout="Seconds per turn before the bot plays for you (default 60)",
+    )
+    async def flip_start(
+        self,
+        interaction: Interaction,
+        target: app_commands.Range[int, 50, 5000] = 500,
+        scoring: Scoring = "standard",
+        stacking: bool = False,
+        jump_in: bool = False,
+        draw_until_playable: bool = False,
+        forced_play: bool = False,
+        turn_timeout: app_commands.Range[int, 15, 600] | None = None,
+    ) -> None:
+        """Open an UNO Flip lobby."""
+        await self._start(
+            interaction,
+            turn_timeout,
+            variant="flip",
+            target=target,
+            scoring=scoring,
+            stacking=stacking,
+            jump_in=jump_in,
+            draw_until_playable=draw_until_playable,
+            forced_play=forced_play,
+        )
+
+    @classic.command(name="start", description="Open a classic UNO lobby in this channel")
+    @app_commands.describe(
+        target="Points needed to win the game (default 500)",
+        scoring="standard: the winner scores the others' cards; alternative: lowest total wins",
+        stacking="Answer a draw card with the same draw card to pass the total on",
+        wild_draw_four_on_draw_two="With stacking: a Wild Draw Four may answer a Draw Two",
+        seven_o="Playing a 7 swaps hands with a player; a 0 passes every hand on",
+        jump_in="Play an identical card out of turn",
+        draw_until_playable="Keep drawing until you get a playable card",
+        forced_play="A playable drawn card is played automatically",
+        edition="The 112-card deck: adds Shuffle Hands or Swap Hands and 3 customizable wilds",
+        turn_timeout="Seconds per turn before the bot plays for you (default 60)",
+    )
+    async def classic_start(
+        self,
+        interaction: Interaction,
+        target: app_commands.Range[int, 50, 5000] = 500,
+        scoring: Scoring = "standard",
+        stacking: bool = False,
+        wild_draw_four_on_draw_two: bool = False,
+        seven_o: bool = False,
+        jump_in: bool = False,
+        draw_until_playable: bool = False,
+        forced_play: bool = False,
+        edition: Edition = "standard",
+        turn_timeout: app_commands.Range[int, 15, 600] | None = None,
+    ) -> None:
+        """Open a classic UNO lobby."""
+        await self._start(
+            interaction,
+            turn_timeout,
+            variant="classic",
+            target=target,
+            scoring=scoring,
+            stacking=stacking,
+            stack_wild_draw_four_on_draw_two=wild_draw_four_on_draw_two,
+            seven_o=seven_o,
+            jump_in=jump_in,
+            draw_until_playable=draw_until_playable,
+            forced_play=forced_play,
+            edition=edition,
+        )
+
+    async def _start(
+        self, interaction: Interaction, turn_timeout: int | None, **options: Any
+    ) -> None:
+        if interaction.channel_id is None or interaction.guild_id is None:
+            await reply(interaction, "Start a game in a server channel.")
+            return
+        existing = self._session(interaction)
+        if existing is not None:
+            await reply(interaction, f"A game is already open in this channel: {existing.jump_url}")
+            return
+        try:
+            rules = RuleSet(**options)
+        except ValidationError as exc:
+            reason = exc.errors()[0]["msg"].removeprefix("Value error, ")
+            await reply(interaction, f"Those settings do not work together: {reason}.")
+            return
+        timeout = turn_timeout or self.bot.settings.turn_timeout
+        session = self.sessions.open_lobby(interaction, rules, timeout)
+        async with session.lock:
+            shown = session.render_public()
+            response = await interaction.response.send_message(embed=shown.embed, view=shown.view)
+            session.message_id = response.message_id
+            await self.sessions.persist(session)
+
+    # ------------------------------------------------------------------ in-game commands
+
+    @app_commands.command(name="hand", description="Show your hand (only you can see it)")
+    async def hand(self, interaction: Interaction) -> None:
+        """Reopen your ephemeral hand."""
+        session = self._session(interaction)
+        if session is None or session.game is None:
+            await reply(interaction, "No game is being played in this channel.")
+            return
+        async with session.lock:
+            await session.table_click(interaction, "hand")
+
+    @app_commands.command(name="status", description="Show this channel's game (only to you)")
+    async def status(self, interaction: Interaction) -> None:
+        """The table or lobby, shown ephemerally."""
+        session = self._session(interaction)
+        if session is None:
+            await reply(interaction, "No game is open in this channel. Start one: /uno flip start")
+            return
+        async with session.lock:
+            shown = session.render_public()
+            await interaction.response.send_message(embed=shown.embed, ephemeral=True)
+
+    @app_commands.command(name="rules", description="The rules of the game in this channel")
+    async def rules(self, interaction: Interaction) -> None:
+        """A short rules text plus this game's settings."""
+        session = self._session(interaction)
+        variant = session.rules.variant if session else "flip"
+        text = FLIP_RULES_TEXT if variant == "flip" else CLASSIC_RULES_TEXT
+        embed = discord.Embed(title="Rules", description=text)
+        if session is not None:
+            embed.add_field(name="This game", value=render.rules_summary(session), inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="leave", description="Leave the lobby or game in this channel")
+    async def leave(self, interaction: Interaction) -> None:
+        """Leave; in a game your cards go back into the draw pile."""
+        session = self._session(interaction)
+        if session is None:
+            await reply(interaction, "No game is open in this channel.")
+            return
+        async with session.lock:
+            await self._remove(session, interaction, interaction.user.id, "left the game")
+
+    @app_commands.command(name="kick", description="Host: remove a player from this game")
+    @app_commands.describe(player="The player to remove")
+    async def kick(self, interaction: Interaction, player: discord.Member) -> None:
+        """Remove a player (host only)."""
+        session = self._session(interaction)
+        if session is None:
+            await reply(interaction, "No game is open in this channel.")
+            return
+        if interaction.user.id != session.host_id:
+            await reply(interaction, "Only the host can remove players.")
+            return
+        if player.id == interaction.user.id:
+            await reply(interaction, "Use /uno leave to leave, or /uno end to end the game.")
+            return
+        async with session.lock:
+            await self._remove(session, interaction, player.id, "was removed by the host")
+
+    async def _remove(
+        self, session: GameSession, interaction: Interaction, user_id: int, reason: str
+    ) -> None:
+        seat = session.seat_of(user_id)
+        you = user_id == interaction.user.id
+        if session.game is None:
+            if seat is None:
+                await reply(interaction, "You are not in this lobby." if you else "Not in lobby.")
+                return
+            if await session.remove_seat(seat, f"{seat.name} {reason}."):
+                session.request_table_update()
+            else:
+                await session._edit_public(session._closed_render)
+            await reply(interaction, "Done." if not you else "You left the lobby.")
+            return
+        if not session.in_game(user_id):
+            await reply(interaction, "You are not playing." if you else "They are not playing.")
+            return
+        await session.remove_player(str(user_id), reason)
+        name = session.name(str(user_id))
+        await reply(interaction, "You left the game." if you else f"{name} was removed.")
+
+    @app_commands.command(name="end", description="End this channel's game (host or moderators)")
+    async def end(self, interaction: Interaction) -> None:
+        """End the game; rounds already scored are kept."""
+        session = self._session(interaction)
+        if session is None:
+            await reply(interaction, "No game is open in this channel.")
+            return
+        if interaction.user.id != session.host_id and not can_moderate(interaction):
+            await reply(
+                interaction, "Only the host or someone with Manage Channels can end the game."
+            )
+            return
+        async with session.lock:
+            await session.close_with(
+                "Game ended", f"{interaction.user.display_name} ended the game."
+            )
+        await reply(interaction, "The game has ended.")
+
+    async def cog_app_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Answer every failed command with a short ephemeral line and log the cause."""
+        log.exception("command %s failed", interaction.command, exc_info=error)
+        await reply(interaction, "Something went wrong; nothing was changed.")
+
+
+async def setup(bot: UnoBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(UnoCog(bot))

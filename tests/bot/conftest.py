@@ -1,0 +1,75 @@
+"""Fixtures for behaviour tests: the real bot inside SimCord's simulated Discord."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import pytest
+from pydantic import SecretStr
+
+from bot.client import UnoBot
+from bot.config import Settings
+
+FAKE_TOKEN = "MTA1234567890123456789.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+
+
+def make_settings(tmp_path: Any, **overrides: Any) -> Settings:
+    """Settings for a test bot: no config file, a temp database, no edit coalescing delay."""
+    values: dict[str, Any] = {
+        "discord_token": SecretStr(FAKE_TOKEN),
+        "db_path": tmp_path / "uno.db",
+        "table_edit_interval": 0.0,
+        "next_round_delay": 600,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+def settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """Test settings; the environment cannot leak a real token or config file in."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("UNO_CONFIG", str(tmp_path / "absent.toml"))
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def simcord_bot(settings: Settings) -> UnoBot:
+    """The real bot, as SimCord's simcord_env fixture wants it."""
+    return UnoBot(settings, shard_count=1)
+
+
+@dataclass
+class World:
+    """A server with one channel and a few members, plus the simulator itself."""
+
+    env: Any
+    guild: Any
+    channel: Any
+    members: list[Any]
+    mod: Any
+
+    @property
+    def bot(self) -> UnoBot:
+        """The bot currently attached to the simulator."""
+        bot: UnoBot = self.env.bot
+        return bot
+
+
+@pytest.fixture
+async def world(simcord_env: Any) -> World:
+    """Ten members, a moderator with Manage Channels, and a #uno channel."""
+    env = simcord_env
+    guild = env.create_guild("UNO Club")
+    channel = guild.create_text_channel("uno")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    names = ["anna", "ben", "cara", "dan", "eve", "finn", "gus", "hana", "ivo", "jo"]
+    members = [guild.add_member(env.create_user(name)) for name in names]
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+    return World(env, guild, channel, members, mod)
+
+
+Finder = Callable[..., Any]
