@@ -1,0 +1,65 @@
+"""Builders of games and rounds for the store tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.store import GameRecord, RoundRecord, RoundScore, Store
+from bot.store.models import Side, Variant
+
+ANNA, BEN, CARL, DORA = 101, 102, 103, 104
+NAMES = {ANNA: "Anna", BEN: "Ben", CARL: "Carl", DORA: "Dora"}
+GUILD, OTHER_GUILD = 9001, 9002
+CHANNEL = 42
+
+
+async def new_game(
+    store: Store,
+    players: Sequence[int] = (ANNA, BEN),
+    *,
+    guild_id: int = GUILD,
+    variant: Variant = "flip",
+) -> GameRecord:
+    """A live game seating ``players`` in order."""
+    return await store.games.create_game(
+        guild_id, CHANNEL, variant, '{"target": 500}', [(p, NAMES.get(p, f"P{p}")) for p in players]
+    )
+
+
+def standard_round(
+    round_no: int,
+    winner: int,
+    hands: Mapping[int, int],
+    *,
+    match_winner: int | None = None,
+    side: Side = "light",
+) -> RoundRecord:
+    """A standard-scoring round: the winner is awarded every other hand's points."""
+    return RoundRecord(
+        round_no=round_no,
+        winner_id=winner,
+        side=side,
+        scoring="standard",
+        scores=[
+            RoundScore(
+                player_id=player,
+                hand_points=points,
+                points_awarded=sum(hands.values()) if player == winner else 0,
+            )
+            for player, points in hands.items()
+        ],
+        match_winner_id=match_winner,
+    )
+
+
+def alternative_round(round_no: int, winner: int, hands: Mapping[int, int]) -> RoundRecord:
+    """An alternative-scoring round: everyone is awarded their own hand's points."""
+    return RoundRecord(
+        round_no=round_no,
+        winner_id=winner,
+        scoring="alternative",
+        scores=[
+            RoundScore(player_id=player, hand_points=points, points_awarded=points)
+            for player, points in hands.items()
+        ],
+    )

@@ -1,0 +1,149 @@
+"""Migrations: an empty database and every older version reach the latest schema."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.store import LATEST_VERSION, SchemaTooNewError, Store
+from bot.store.migrate import load_migrations, migrate, schema_version
+
+from .factories import ANNA, BEN, CARL, GUILD, OTHER_GUILD, new_game, standard_round
+
+# The history written straight into a version-1 database, as (guild, variant, rounds, winner).
+# Each round is (round_no, round winner, hands); a match winner, when set, won the last round.
+HISTORY = [
+    (GUILD, "flip", [(1, ANNA, {ANNA: 0, BEN: 30, CARL: 7}), (2, BEN, {ANNA: 12, BEN: 0})], ANNA),
+    (OTHER_GUILD, "classic", [(1, CARL, {ANNA: 50, CARL: 0})], None),
+]
+
+
+def seed_version_1(path: Path) -> None:
+    """Write HISTORY into a version-1 database with plain SQL, as a version-1 bot would have."""
+    connection = sqlite3.connect(path)
+    with connection:
+        for player in (ANNA, BEN, CARL):
+            connection.execute("INSERT INTO players VALUES (?, ?, 0)", (player, f"P{player}"))
+        for game_id, (guild, variant, rounds, match_winner) in enumerate(HISTORY, start=1):
+            seats = sorted({p for _, _, hands in rounds for p in hands})
+            connection.execute(
+                "INSERT INTO games (id, guild_id, channel_id, variant, rules_json, status,"
+                " created_at, updated_at, winner_id) VALUES (?, ?, 1, ?, '{}', ?, 0, 0, ?)",
+                (game_id, guild, variant, "finished" if match_winner else "live", match_winner),
+            )
+            totals = dict.fromkeys(seats, 0)
+            for seat, player in enumerate(seats):
+                connection.execute(
+                    "INSERT INTO game_players (game_id, player_id, seat) VALUES (?, ?, ?)",
+                    (game_id, player, seat),
+                )
+            for round_no, winner, hands in rounds:
+                cursor = connection.execute(
+                    "INSERT INTO rounds (game_id, round_no, winner_id, side, scoring,"
+                    " recorded_at) VALUES (?, ?, ?, 'light', 'standard', 0)",
+                    (game_id, round_no, winner),
+                )
+                for player, points in hands.items():
+                    awarded = sum(hands.values()) if player == winner else 0
+                    totals[player] += awarded
+                    connection.execute(
+                        "INSERT INTO round_scores VALUES (?, ?, ?, ?)",
+                        (cursor.lastrowid, player, points, awarded),
+                    )
+            if match_winner:
+                for player in seats:
+                    connection.execute(
+                        "INSERT INTO match_results VALUES (?, ?, ?, 0, ?)",
+                        (game_id, player, totals[player], int(player == match_winner)),
+                    )
+    connection.close()
+
+
+async def build_at_version(path: Path, version: int) -> None:
+    """Create a database at ``version`` using the shipped migrations up to it."""
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        assert await migrate(connection, target=version) == version
+
+
+async def replay_history(store: Store) -> None:
+    """Record HISTORY through today's API."""
+    for guild, variant, rounds, match_winner in HISTORY:
+        seats = sorted({p for _, _, hands in rounds for p in hands})
+        game = await new_game(store, seats, guild_id=guild, variant=variant)  # type: ignore[arg-type]
+        for index, (round_no, winner, hands) in enumerate(rounds):
+            last = index == len(rounds) - 1
+            ends_match = match_winner if last else None
+            await store.games.record_round(
+                game.id, standard_round(round_no, winner, hands, match_winner=ends_match)
+            )
+
+
+async def all_totals(store: Store) -> list[tuple[int, ...]]:
+    """Every player_totals row, sorted."""
+    async with store.database.connection.execute(
+        "SELECT * FROM player_totals ORDER BY scope, variant, player_id"
+    ) as cursor:
+        return [tuple(row) for row in await cursor.fetchall()]
+
+
+def test_migration_numbers_are_contiguous() -> None:
+    """The shipped migrations are numbered 1..LATEST_VERSION."""
+    assert [m.version for m in load_migrations()] == list(range(1, LATEST_VERSION + 1))
+
+
+async def test_empty_database_migrates_to_latest(db_path: Path) -> None:
+    """Opening a new file creates every table at the latest version."""
+    store = await Store.open(db_path)
+    try:
+        assert await schema_version(store.database.connection) == LATEST_VERSION
+    finally:
+        await store.close()
+
+
+async def test_reopening_applies_nothing_twice(db_path: Path) -> None:
+    """A second open of a migrated database keeps one schema_version row per migration."""
+    await (await Store.open(db_path)).close()
+    await (await Store.open(db_path)).close()
+    connection = sqlite3.connect(db_path)
+    versions = [row[0] for row in connection.execute("SELECT version FROM schema_version")]
+    connection.close()
+    assert versions == list(range(1, LATEST_VERSION + 1))
+
+
+@pytest.mark.parametrize("version", range(1, LATEST_VERSION))
+async def test_older_version_with_data_migrates_to_latest(db_path: Path, version: int) -> None:
+    """A database at an older version, holding history, migrates and keeps every total."""
+    await build_at_version(db_path, version)
+    seed_version_1(db_path)
+    migrated = await Store.open(db_path)
+    reference = await Store.open(":memory:")
+    try:
+        await replay_history(reference)
+        assert await schema_version(migrated.database.connection) == LATEST_VERSION
+        assert await all_totals(migrated) == await all_totals(reference)
+    finally:
+        await migrated.close()
+        await reference.close()
+
+
+async def test_newer_schema_is_refused(db_path: Path) -> None:
+    """A database from a newer bot raises instead of being written by older code."""
+    await (await Store.open(db_path)).close()
+    connection = sqlite3.connect(db_path)
+    with connection:
+        connection.execute("INSERT INTO schema_version VALUES (?, 'future.sql', 0)", (999,))
+    connection.close()
+    with pytest.raises(SchemaTooNewError):
+        await Store.open(db_path)
+
+
+async def test_file_database_uses_wal_and_foreign_keys(file_store: Store) -> None:
+    """The connection runs in WAL mode with foreign keys enforced."""
+    connection = file_store.database.connection
+    async with connection.execute("PRAGMA journal_mode") as cursor:
+        assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
+    async with connection.execute("PRAGMA foreign_keys") as cursor:
+        assert (await cursor.fetchone())[0] == 1  # type: ignore[index]
