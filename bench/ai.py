@@ -1,0 +1,189 @@
+"""Benchmark the computer players: win rates, points per round and decision times.
+
+Each line-up seats one "hero" strategy against three copies of another in four-player rounds;
+the hero's seat rotates round by round and every round is seeded, so a run is reproducible.
+
+    .venv/bin/python -m bench.ai --rounds 10000 --workers 2
+
+Results (with 95% confidence intervals) are recorded in docs/benchmarks.md, section "AI".
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import random
+import statistics
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from bot.ai import Difficulty, strategy_for, wants_to_catch
+from bot.engine import Game, RuleSet
+from bot.engine.game import TERMINAL_PHASES
+from bot.engine.rules import Variant
+
+SEATS = 4
+# A round that has not ended after this many decisions is counted as unfinished.
+MAX_DECISIONS = 5000
+LINEUPS: tuple[tuple[Difficulty, Difficulty, Variant], ...] = (
+    ("normal", "easy", "flip"),
+    ("normal", "easy", "classic"),
+    ("hard", "normal", "flip"),
+    ("hard", "normal", "classic"),
+)
+
+
+@dataclass
+class Tally:
+    """Results of a batch of rounds from the hero's point of view."""
+
+    rounds: int = 0
+    unfinished: int = 0
+    hero_wins: int = 0
+    # Points per round: the hero, then the opponents by seat offset (left, across, right).
+    points: list[list[int]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
+    hero_times: list[float] = field(default_factory=list)
+    other_times: list[float] = field(default_factory=list)
+
+    def merge(self, other: Tally) -> None:
+        """Add another batch to this one."""
+        self.rounds += other.rounds
+        self.unfinished += other.unfinished
+        self.hero_wins += other.hero_wins
+        for mine, theirs in zip(self.points, other.points, strict=True):
+            mine.extend(theirs)
+        self.hero_times.extend(other.hero_times)
+        self.other_times.extend(other.other_times)
+
+
+def play_round(
+    hero: Difficulty, villain: Difficulty, variant: Variant, index: int, seed: int
+) -> Tally:
+    """One seeded round with the hero in seat ``index % 4``."""
+    hero_seat = index % SEATS
+    players = [f"p{s}" for s in range(SEATS)]
+    strategies = {
+        p: strategy_for(hero if s == hero_seat else villain) for s, p in enumerate(players)
+    }
+    rng = random.Random(seed * 1_000_003 + index)
+    game = Game.new(players, RuleSet(variant=variant, target=100_000), seed=seed * 7919 + index)
+    tally = Tally(rounds=1)
+    for _ in range(MAX_DECISIONS):
+        if game.phase in TERMINAL_PHASES:
+            break
+        if game.catchable() is not None:
+            for p in players:
+                catch = wants_to_catch(game.view_for(p), rng, strategies[p].catch_rate)  # type: ignore[attr-defined]
+                if catch is not None:
+                    game.apply(p, catch)
+                    break
+        player = game.current_player
+        assert player is not None
+        started = time.perf_counter()
+        move = strategies[player].choose_move(game.view_for(player), rng)
+        elapsed = time.perf_counter() - started
+        (tally.hero_times if player == players[hero_seat] else tally.other_times).append(elapsed)
+        game.apply(player, move)
+    else:
+        tally.unfinished = 1
+        return tally
+    result = game.history[-1]
+    tally.hero_wins = int(result.winner == players[hero_seat])
+    for offset in range(SEATS):
+        tally.points[offset].append(result.awarded[players[(hero_seat + offset) % SEATS]])
+    return tally
+
+
+def run_batch(args: tuple[Difficulty, Difficulty, Variant, int, int, int]) -> Tally:
+    """Rounds ``start`` to ``stop`` of a line-up (one worker's share)."""
+    hero, villain, variant, start, stop, seed = args
+    tally = Tally()
+    for index in range(start, stop):
+        tally.merge(play_round(hero, villain, variant, index, seed))
+    return tally
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson 95% interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def mean_interval(values: list[int]) -> str:
+    """Mean ± the 95% half-width of a normal approximation."""
+    if len(values) < 2:
+        return "n/a"
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return f"{statistics.fmean(values):.1f} ± {half:.1f}"
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) in milliseconds."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def batches(rounds: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Split ``rounds`` into ``workers`` contiguous ranges."""
+    step = math.ceil(rounds / workers)
+    for start in range(0, rounds, step):
+        yield start, min(rounds, start + step)
+
+
+def main() -> None:
+    """Run the line-ups and print a Markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10_000, help="rounds per line-up")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--lineup",
+        action="append",
+        help="hero:villain:variant, e.g. hard:normal:flip (default: the four standard ones)",
+    )
+    options = parser.parse_args()
+    lineups = [tuple(s.split(":")) for s in options.lineup] if options.lineup else list(LINEUPS)
+    print(
+        f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}"
+    )
+    print(
+        "| line-up | variant | rounds | hero wins (95% CI) | points/round (95% CI): hero · left"
+        " · across · right | hero decision p50 / p99 / max ms | unfinished | wall s |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for hero, villain, variant in lineups:
+        started = time.perf_counter()
+        jobs = [
+            (hero, villain, variant, a, b, options.seed)
+            for a, b in batches(options.rounds, options.workers)
+        ]
+        total = Tally()
+        with ProcessPoolExecutor(options.workers) as pool:
+            for part in pool.map(run_batch, jobs):
+                total.merge(part)
+        finished = total.rounds - total.unfinished
+        low, high = wilson(total.hero_wins, finished)
+        rate = total.hero_wins / finished if finished else 0.0
+        points = " · ".join(mean_interval(p) for p in total.points)
+        times = total.hero_times
+        print(
+            f"| {hero} vs 3 {villain} | {variant} | {total.rounds} | "
+            f"{rate:.1%} [{low:.1%}, {high:.1%}] | {points} | "
+            f"{percentile(times, 0.5):.2f} / {percentile(times, 0.99):.2f} / "
+            f"{max(times, default=0) * 1000:.1f} | {total.unfinished} | "
+            f"{time.perf_counter() - started:.0f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

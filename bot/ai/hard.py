@@ -1,0 +1,195 @@
+"""The hard computer player: normal play sharpened by everything the table makes public.
+
+In Flip the other side of every opponent's card is visible and the real deck pairs each face
+with one or two faces on the other side, so the hard player narrows down what others hold. It
+times Flip cards (flip when the opponents' visible other side is weak and its own is strong),
+steers the end of the round towards the side that scores more for it, names colours the next
+player is unlikely to hold, judges challenges by the probability that the player held the colour,
+and near the end of a round compares its best plays by Monte Carlo rollouts within a budget.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from bot.engine.cards import Color, Face, Kind
+from bot.engine.moves import Move
+from bot.engine.view import HandCard, OpponentView
+
+from .knowledge import candidate_fronts, prob_holds_color
+from .montecarlo import best_by_rollouts
+from .normal import NormalStrategy
+from .table import Table
+
+# How much a face helps its holder win the round on its side (wilds and dark actions hit hard).
+POWER: dict[Kind, float] = {
+    Kind.WILD: 3.0,
+    Kind.WILD_DRAW_TWO: 4.0,
+    Kind.WILD_DRAW_FOUR: 5.0,
+    Kind.WILD_DRAW_COLOR: 6.0,
+    Kind.SKIP_EVERYONE: 4.0,
+    Kind.DRAW_FIVE: 4.0,
+    Kind.DRAW_TWO: 2.0,
+    Kind.DRAW_ONE: 1.5,
+    Kind.SKIP: 1.5,
+    Kind.REVERSE: 1.0,
+    Kind.FLIP: 1.0,
+}
+# A draw-wild's penalty in cards when the drawing is "until a colour" (about four draws).
+DRAW_UNTIL_COLOR_CARDS = 4
+CHALLENGE_EXTRA = 2
+
+
+def power(faces: Iterable[Face]) -> float:
+    """How strong a hand of faces is for going out (numbers count nothing)."""
+    return sum(POWER.get(face.kind, 0.0) for face in faces)
+
+
+def expected_power(candidates: list[list[Face]]) -> float:
+    """The expected power of a hand known only as candidates per card."""
+    return sum(power(faces) / len(faces) for faces in candidates if faces)
+
+
+@dataclass(frozen=True)
+class HardStrategy(NormalStrategy):
+    """Normal play plus card counting, Flip timing and budgeted Monte Carlo in the endgame."""
+
+    # Weight of the hand-strength swing a Flip causes (ours minus the opponents').
+    flip_weight: float = 6.0
+    # Weight of the swing in points a Flip causes for the side the round may end on.
+    flip_points_weight: float = 0.4
+    # Penalty for leaving a near-empty next player a colour they probably hold.
+    next_color_penalty: float = 25.0
+    # How often an opponent is assumed to play a draw-wild while holding the colour.
+    assumed_bluff_rate: float = 0.15
+    # Monte Carlo near the end of the round: when someone holds this many cards or fewer.
+    rollout_from_cards: int = 3
+    rollout_candidates: int = 3
+    # Per-decision budget in seconds (None: no clock) and a cap on rollouts (None: no cap).
+    budget_seconds: float | None = 0.05
+    max_rollouts: int | None = None
+    clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
+    difficulty: ClassVar[str] = "hard"
+
+    # ------------------------------------------------------------------ play
+
+    def play_or_draw(self, table: Table, rng: random.Random) -> Move:
+        """Heuristic play, refined by rollouts between the best few plays near the end."""
+        heuristic = super().play_or_draw(table, rng)
+        if not self.rollouts_wanted(table):
+            return heuristic
+        ranked = sorted(
+            table.plays,
+            key=lambda m: self.play_score(table, table.hand[m.card]),
+            reverse=True,
+        )
+        honest = [m for m in ranked if not table.is_bluff(table.hand[m.card].face)]
+        candidates: list[Move] = list(honest[: self.rollout_candidates])
+        if heuristic not in candidates:
+            candidates.insert(0, heuristic)
+        if len(candidates) < 2:
+            return heuristic
+        deadline = None if self.budget_seconds is None else self.clock() + self.budget_seconds
+        best, _ = best_by_rollouts(
+            table.view,
+            candidates,
+            rng,
+            max_rollouts=self.max_rollouts,
+            deadline=deadline,
+            clock=self.clock,
+        )
+        return best
+
+    def rollouts_wanted(self, table: Table) -> bool:
+        """Only near the end of the round, with a budget, and with a real choice to make."""
+        if self.budget_seconds is None and self.max_rollouts is None:
+            return False
+        smallest = min(table.fewest_cards, len(table.view.hand))
+        return smallest <= self.rollout_from_cards and len(table.plays) >= 2
+
+    def play_score(self, table: Table, card: HandCard) -> float:
+        """Normal's score, plus Flip timing and the next player's likely colours."""
+        score = super().play_score(table, card)
+        face = card.face
+        if face.kind is Kind.FLIP and card.back is not None:
+            score += self.flip_value(table, card)
+        nxt = table.next_player
+        if face.color is not None and nxt.backs is not None and nxt.card_count <= 2:
+            score -= self.next_color_penalty * prob_holds_color(table.view, nxt, face.color)
+        return score
+
+    def flip_value(self, table: Table, flip: HandCard) -> float:
+        """What turning the game over is worth to us now (positive: flip)."""
+        view = table.view
+        rest = [c for c in view.hand if c.card != flip.card]
+        now = [c.face for c in rest]
+        after = [c.back for c in rest if c.back is not None]
+        gain = power(after) - power(now)
+        opponents_gain = 0.0
+        for opponent in view.opponents:
+            if opponent.backs is None:
+                continue
+            candidates = [candidate_fronts(view, back) for back in opponent.backs]
+            threat = 1.0 / max(opponent.card_count, 1)
+            opponents_gain += threat * (power(opponent.backs) - expected_power(candidates))
+        value = self.flip_weight * (gain - opponents_gain)
+        # The side the round ends on scores: lead, and we want the opponents' costly side;
+        # trail, and we want our own cheap side.
+        if len(rest) <= table.fewest_cards:
+            value += self.flip_points_weight * sum(
+                self.points_swing(table, opponent) for opponent in view.opponents
+            )
+        else:
+            value -= self.flip_points_weight * (
+                sum(table.points(f) for f in after) - sum(table.points(f) for f in now)
+            )
+        return value
+
+    def points_swing(self, table: Table, opponent: OpponentView) -> float:
+        """How many more points ``opponent``'s hand is worth on the other side."""
+        if opponent.backs is None:
+            return 0.0
+        after = sum(table.points(back) for back in opponent.backs)
+        now = 0.0
+        for back in opponent.backs:
+            fronts = candidate_fronts(table.view, back)
+            if fronts:
+                now += sum(table.points(f) for f in fronts) / len(fronts)
+        return after - now
+
+    # ------------------------------------------------------------------ choices
+
+    def pick_color(self, table: Table) -> Color:
+        """Our strongest colour, steering away from what a near-empty next player holds."""
+        held = table.held_colors
+        nxt = table.next_player
+        threatened = nxt.backs is not None and nxt.card_count <= 3
+
+        def merit(color: Color) -> float:
+            value = (
+                10.0 * held[color]
+                + sum(table.points(c.face) for c in table.view.hand if c.face.color is color) / 10
+            )
+            if threatened:
+                value -= self.next_color_penalty * prob_holds_color(table.view, nxt, color)
+            return value
+
+        return max(table.colors, key=merit)
+
+    def should_challenge(self, table: Table) -> bool:
+        """Challenge when the chance the player held the colour makes it pay on average."""
+        view = table.view
+        source = table.in_turn_order[-1]
+        previous = view.under_top.color if view.under_top is not None else None
+        colors: tuple[Color, ...] = (previous,) if previous is not None else table.colors
+        held = sum(prob_holds_color(view, source, c) for c in colors) / len(colors)
+        # Bayes: a player who held the colour plays a draw-wild only when bluffing.
+        bluff = held * self.assumed_bluff_rate
+        guilty = bluff / (bluff + (1 - held)) if bluff + (1 - held) > 0 else 1.0
+        penalty = view.pending_draw or DRAW_UNTIL_COLOR_CARDS
+        # Guilty: we skip the draw and they take it; innocent: we draw the extra cards.
+        return guilty * (2 * penalty + 1) > (1 - guilty) * CHALLENGE_EXTRA
