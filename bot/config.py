@@ -81,6 +81,8 @@ def load_settings() -> Settings:
         error = exc.errors()[0]
         field = str(error["loc"][0]) if error["loc"] else "config"
         name = ENV_NAMES.get(field, f"UNO_{field.upper()}")
+        if error["type"] == "extra_forbidden":
+            raise ConfigError(f"unknown setting {field!r} in the config file") from None
         if error["type"] == "missing":
             raise ConfigError(f"{name} is not set (environment or config.toml)") from None
         message = error["msg"].removeprefix("Value error, ")

@@ -7,6 +7,7 @@ Every button is an ``UnoButton`` (a DynamicItem), so old messages keep working a
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -379,21 +380,6 @@ def parse_move(code: str, view: PlayerView) -> Move | None:
     return simple.get(code)
 
 
-def _dedupe_plays(moves: Sequence[Move], view: PlayerView) -> list[Move]:
-    # Two Red 5s are one choice for a person: show one button per distinct face.
-    faces = {h.card: h.face for h in view.hand}
-    seen: set[Face] = set()
-    kept: list[Move] = []
-    for move in moves:
-        if isinstance(move, PlayCard):
-            face = faces[move.card]
-            if face in seen:
-                continue
-            seen.add(face)
-        kept.append(move)
-    return kept
-
-
 def hand_prompt(view: PlayerView, name: Namer) -> str:
     """What the hand's owner is asked to do now."""
     if view.current_player != view.player:
@@ -414,7 +400,7 @@ def hand_prompt(view: PlayerView, name: Namer) -> str:
 def hand_message(
     session: GameSession, view: PlayerView, serial: int, page: int, notice: str | None
 ) -> Rendered:
-    """The ephemeral hand: every card, then one button per legal move, paged past 20."""
+    """The ephemeral hand: a button per distinct card (enabled when playable), paged past 20."""
     cards = sorted(view.hand, key=lambda h: sort_key(h.face))
     title = f"Your hand — {plural(len(cards), 'card')}"
     embed = discord.Embed(title=title, color=EMBED_COLOR[view.side])
@@ -427,30 +413,66 @@ def hand_message(
     embed.add_field(name="Now", value=hand_prompt(view, session.name), inline=False)
     if notice:
         embed.set_footer(text=notice[:2000])
-    moves = _dedupe_plays(view.legal_moves, view)
-    faces = {h.card: h.face for h in view.hand}
-    plays = sorted(
-        (m for m in moves if isinstance(m, PlayCard)), key=lambda m: sort_key(faces[m.card])
-    )
-    main = plays + [m for m in moves if not isinstance(m, PlayCard | CallUno | Catch)]
-    extras = [m for m in moves if isinstance(m, CallUno | Catch)][:2]
-    pages = max(1, -(-len(main) // MOVES_PER_PAGE))
+    card_buttons = _card_buttons(session, serial, view, cards)
+    specials = [
+        move_button(session, serial, m, view)
+        for m in view.legal_moves
+        if not isinstance(m, PlayCard | CallUno | Catch)
+    ]
+    extras = [
+        move_button(session, serial, m, view)
+        for m in view.legal_moves
+        if isinstance(m, CallUno | Catch)
+    ][:2]
+    per_page = MOVES_PER_PAGE - len(specials)
+    pages = max(1, -(-len(card_buttons) // per_page))
     page = min(max(page, 0), pages - 1)
-    shown = main[page * MOVES_PER_PAGE : (page + 1) * MOVES_PER_PAGE]
-    buttons = [move_button(session, serial, move, view) for move in shown]
-    buttons += [move_button(session, serial, move, view) for move in extras]
+    buttons = card_buttons[page * per_page : (page + 1) * per_page] + specials + extras
     prefix = f"uno:h:{session.id}:{serial}:"
     if pages > 1:
         buttons.append(UnoButton(prefix + f"g{page - 1}", "◀", row=MOVE_ROWS, disabled=page == 0))
         buttons.append(
             UnoButton(prefix + f"g{page + 1}", "▶", row=MOVE_ROWS, disabled=page == pages - 1)
         )
-        embed.title = f"{title} (moves page {page + 1}/{pages})"
+        embed.title = f"{title} (page {page + 1}/{pages})"
     buttons.append(UnoButton(prefix + "r", "Refresh", row=MOVE_ROWS, emoji="🔄"))
     return Rendered(None, embed, button_view(buttons))
+
+
+def _card_buttons(
+    session: GameSession, serial: int, view: PlayerView, cards: Sequence[HandCard]
+) -> list[UnoButton]:
+    # While a decision is pending only the cards that answer it are shown; otherwise every
+    # distinct card is shown once (two Red 5s are one choice), enabled when it can be played.
+    playable = {m.card for m in view.legal_moves if isinstance(m, PlayCard)}
+    pending = view.current_player == view.player and view.phase != "play"
+    shown: dict[Face, int] = {}
+    for held in cards:
+        if pending and held.card not in playable:
+            continue
+        if held.face not in shown or held.card in playable:
+            shown[held.face] = held.card
+    buttons = []
+    for face, card in shown.items():
+        if card in playable:
+            buttons.append(move_button(session, serial, PlayCard(card), view))
+        else:
+            buttons.append(
+                UnoButton(
+                    f"uno:h:{session.id}:{serial}:p{card}",
+                    card_label(face),
+                    discord.ButtonStyle.secondary,
+                    COLOR_EMOJI[face.color],
+                    disabled=True,
+                )
+            )
+    return buttons
 
 
 def _hand_lines(cards: Sequence[HandCard]) -> str:
     if not cards:
         return "No cards."
-    return "\n".join(card_text(h.face) for h in cards)
+    counts = Counter(h.face for h in cards)
+    return "\n".join(
+        card_text(face) + (f" ×{count}" if count > 1 else "") for face, count in counts.items()
+    )
