@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from .errors import StoreBusyError
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
@@ -46,6 +48,12 @@ def is_busy(error: sqlite3.Error) -> bool:
 
 
 Work = Callable[[aiosqlite.Connection], Awaitable[T]]
+
+
+def _report_orphan(task: asyncio.Future[Any]) -> None:
+    """Log the failure of a transaction whose caller was cancelled (nobody else will)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("store write failed after its caller was cancelled", exc_info=task.exception())
 
 
 class Database:
@@ -98,6 +106,16 @@ class Database:
         return await self._run(work, "BEGIN")
 
     async def _run(self, work: Work[T], begin: str) -> T:
+        # Shielded: a caller cancelled mid-transaction (an interaction handler timing out)
+        # must neither leave BEGIN open on the shared connection nor lose a half-sent result.
+        task = asyncio.ensure_future(self._run_locked(work, begin))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_report_orphan)
+            raise
+
+    async def _run_locked(self, work: Work[T], begin: str) -> T:
         connection = self.connection
         async with self._lock:
             for attempt in range(self.retry.attempts):

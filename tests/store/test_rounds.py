@@ -231,3 +231,17 @@ async def test_round_can_carry_the_snapshot(store: Store) -> None:
     )
     (live,) = await store.snapshots.load_live_games()
     assert (live.state_json, live.ui_json) == ('{"round": 2}', '{"m": 1}')
+
+
+async def test_cancelled_caller_still_records_the_round_once(store: Store) -> None:
+    """Cancelling the coroutine that records a round neither loses it nor wedges the store."""
+    game = await new_game(store)
+    submit = asyncio.create_task(
+        store.games.record_round(game.id, standard_round(1, ANNA, {ANNA: 0, BEN: 40}))
+    )
+    await asyncio.sleep(0)
+    submit.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await submit
+    assert await store.games.record_round(game.id, standard_round(2, BEN, {ANNA: 5, BEN: 0}))
+    assert (await store.standings.stats(ANNA)).total_points == 40

@@ -105,13 +105,20 @@ class StandingsRepository:
             total_pages = max(1, math.ceil(total_players / page_size))
             current = min(max(1, page), total_pages)
             offset = (current - 1) * page_size
+            # The page's keys come from the covering sort index alone, so the rows skipped
+            # by OFFSET cost no table or name lookups; only the page's rows are joined.
             rows = await fetch_all(
                 connection,
-                f"SELECT {_ROW_COLUMNS} FROM player_totals AS t"
+                "WITH page AS ("
+                f" SELECT player_id, {column} AS sort_value FROM player_totals"
+                f" WHERE scope = ? AND variant = ? ORDER BY {column} DESC, player_id"
+                " LIMIT ? OFFSET ?)"
+                f" SELECT {_ROW_COLUMNS} FROM page"
+                " JOIN player_totals AS t"
+                " ON t.scope = ? AND t.variant = ? AND t.player_id = page.player_id"
                 " JOIN players AS p ON p.id = t.player_id"
-                f" WHERE t.scope = ? AND t.variant = ? ORDER BY t.{column} DESC, t.player_id"
-                " LIMIT ? OFFSET ?",
-                (scope_key, variant, page_size, offset),
+                " ORDER BY page.sort_value DESC, page.player_id",
+                (scope_key, variant, page_size, offset, scope_key, variant),
             )
             first_rank = 1
             if rows:
