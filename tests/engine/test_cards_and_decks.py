@@ -64,14 +64,14 @@ def test_corrupted_flip_csv_raises_deck_error() -> None:
     """A CSV with one face changed is not the real deck: DeckError names the side."""
     lines = _packaged_csv().splitlines()
     lines[1] = lines[1].replace("orange,number,4", "orange,number,5")
-    with pytest.raises(DeckError, match="dark side"):
+    with pytest.raises(DeckError, match=r"dark side"):
         parse_flip_csv("\n".join(lines))
 
 
 def test_flip_csv_with_a_missing_card_raises_deck_error() -> None:
     """A CSV with 111 cards raises DeckError with the count."""
     lines = _packaged_csv().splitlines()
-    with pytest.raises(DeckError, match="112 cards, found 111"):
+    with pytest.raises(DeckError, match=r"112 cards, found 111"):
         parse_flip_csv("\n".join(lines[:-1]))
 
 

@@ -41,7 +41,7 @@ def test_two_to_ten_players_can_play(count: int) -> None:
 @pytest.mark.parametrize("count", [1, 11])
 def test_fewer_than_two_or_more_than_ten_players_are_rejected(count: int) -> None:
     """A table of 1 or 11 players cannot start."""
-    with pytest.raises(ValueError, match="2 to 10 players"):
+    with pytest.raises(ValueError, match=r"2 to 10 players"):
         Game.new([f"p{i}" for i in range(count)], seed=1)
 
 
@@ -166,7 +166,7 @@ def test_exactly_one_card_per_turn() -> None:
     """After playing one card the turn has passed: a second card is out of turn."""
     game = setup({"ann": "R2 R3 R4", "ben": "G3 G4"}, top="R9")
     play(game, "ann", "R2")
-    with pytest.raises(IllegalMove, match="It is not your turn: waiting for ben."):
+    with pytest.raises(IllegalMove, match=r"It is not your turn: waiting for ben."):
         play(game, "ann", "R3")
 
 
@@ -195,7 +195,7 @@ def test_no_other_card_may_be_played_after_drawing() -> None:
     """After drawing, a card that was already in hand cannot be played that turn."""
     game = setup({"ann": "R2 B7", "ben": "G3 G4"}, top="R9", draw="R4")
     game.apply("ann", DRAW)
-    with pytest.raises(IllegalMove, match="You already drew: play the card you drew or keep it."):
+    with pytest.raises(IllegalMove, match=r"You already drew: play the card you drew or keep it."):
         play(game, "ann", "R2")
 
 
@@ -296,7 +296,7 @@ def test_playing_before_choosing_the_colour_is_rejected() -> None:
     """Until the colour is named no other move of that player is accepted."""
     game = setup({"ann": "W B7 R1", "ben": "B3 R3"}, top="R9")
     play(game, "ann", "W")
-    with pytest.raises(IllegalMove, match="Choose a colour for your wild first."):
+    with pytest.raises(IllegalMove, match=r"Choose a colour for your wild first."):
         play(game, "ann", "R1")
 
 
@@ -329,7 +329,7 @@ def test_only_the_victim_may_challenge() -> None:
     """A third player's challenge is rejected and changes nothing."""
     game = _bluff()
     before = game.to_dict()
-    with pytest.raises(IllegalMove, match="It is not your turn: waiting for ben."):
+    with pytest.raises(IllegalMove, match=r"It is not your turn: waiting for ben."):
         game.apply("cid", CHALLENGE)
     assert game.to_dict() == before
 
@@ -393,9 +393,7 @@ def test_another_wild_does_not_make_a_draw_wild_illegal() -> None:
 
 def test_colour_named_for_a_wild_on_top_is_the_colour_in_play() -> None:
     """On a Wild named green, holding a green card makes a draw-wild guilty."""
-    game = setup(
-        {"ann": "G2 W+4 Y5", "ben": "Y3 Y4"}, top="W", color=Color.GREEN, rules=CLASSIC
-    )
+    game = setup({"ann": "G2 W+4 Y5", "ben": "Y3 Y4"}, top="W", color=Color.GREEN, rules=CLASSIC)
     play(game, "ann", "W+4")
     game.apply("ann", ChooseColor(Color.RED))
     (resolved,) = of_type(game.apply("ben", CHALLENGE), ChallengeResolved)
@@ -419,14 +417,14 @@ def test_illegal_move_leaves_the_state_unchanged() -> None:
 def test_move_by_a_stranger_is_rejected() -> None:
     """Someone not seated gets a sentence saying so."""
     game = setup({"ann": "R2 B7", "ben": "G3"}, top="R9")
-    with pytest.raises(IllegalMove, match="^You are not playing in this game.$"):
+    with pytest.raises(IllegalMove, match=r"^You are not playing in this game.$"):
         game.apply("zed", DRAW)
 
 
 def test_card_not_in_hand_is_rejected() -> None:
     """Playing another player's card is refused with a readable reason."""
     game = setup({"ann": "R2 B7", "ben": "R3"}, top="R9")
-    with pytest.raises(IllegalMove, match="^That card is not in your hand.$"):
+    with pytest.raises(IllegalMove, match=r"^That card is not in your hand.$"):
         game.apply("ann", PlayCard(card(game, "ben", "R3")))
 
 
@@ -434,5 +432,5 @@ def test_moves_after_the_round_are_rejected() -> None:
     """Once the round is over, moves are refused until the next deal."""
     game = setup({"ann": "R2", "ben": "R3 R4"}, top="R9")
     play(game, "ann", "R2")
-    with pytest.raises(IllegalMove, match="^The round is over: wait for the next one.$"):
+    with pytest.raises(IllegalMove, match=r"^The round is over: wait for the next one.$"):
         play(game, "ben", "R3")

@@ -18,7 +18,7 @@ from bot.engine.events import (
 from bot.engine.moves import ACCEPT, CHALLENGE, DRAW, PASS, ChooseColor, PlayCard
 from bot.engine.notation import faces, parse_face, setup
 
-from . import card, dealt_with, deck_card, of_type, play
+from . import card, dealt_with, of_type, play
 
 # ------------------------------------------------------------------ starting cards
 
@@ -206,9 +206,7 @@ def test_reverse_changes_the_direction() -> None:
 
 def test_draw_five_makes_the_next_player_draw_five_and_lose_the_turn() -> None:
     """Draw Five: the next player draws 5 and is skipped."""
-    game = setup(
-        {"ann": "P+5 T2", "ben": "O3 O4", "cid": "U5 U6"}, top="P9", side=Side.DARK
-    )
+    game = setup({"ann": "P+5 T2", "ben": "O3 O4", "cid": "U5 U6"}, top="P9", side=Side.DARK)
     play(game, "ann", "P+5")
     assert len(game.hand("ben")) == 7
     assert game.current_player == "cid"
@@ -216,9 +214,7 @@ def test_draw_five_makes_the_next_player_draw_five_and_lose_the_turn() -> None:
 
 def test_skip_everyone_lets_the_same_player_play_again() -> None:
     """Skip Everyone: every other player is skipped and the player goes again."""
-    game = setup(
-        {"ann": "PSE T2", "ben": "O3 O4", "cid": "U5 U6"}, top="P9", side=Side.DARK
-    )
+    game = setup({"ann": "PSE T2", "ben": "O3 O4", "cid": "U5 U6"}, top="P9", side=Side.DARK)
     out = play(game, "ann", "PSE")
     assert of_type(out, TurnSkipped) == [TurnSkipped("ben"), TurnSkipped("cid")]
     assert game.current_player == "ann"
@@ -227,9 +223,7 @@ def test_skip_everyone_lets_the_same_player_play_again() -> None:
 
 def _draw_color(draw: str = "", hand: str = "W+C T2") -> Game:
     """ann has played a Wild Draw Color naming teal on ben, who must answer."""
-    game = setup(
-        {"ann": hand, "ben": "O3 O4", "cid": "U5 U6"}, top="P9", side=Side.DARK, draw=draw
-    )
+    game = setup({"ann": hand, "ben": "O3 O4", "cid": "U5 U6"}, top="P9", side=Side.DARK, draw=draw)
     play(game, "ann", "W+C")
     game.apply("ann", ChooseColor(Color.TEAL))
     return game
