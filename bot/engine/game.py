@@ -827,8 +827,13 @@ class Game:
                 out.append(ev.PlayerRemoved(player, reason))
                 return out
         was_current = self.phase not in TERMINAL_PHASES and seat == self.current
-        if self.penalty_source == seat or (was_current and self.phase is Phase.PENALTY):
+        if was_current and self.phase is Phase.PENALTY:
             self._reset_penalty()
+        elif self.penalty_source == seat:
+            # The draw card already played still counts; only the challenge leaves with the
+            # hand it would inspect. (Resetting here left the victim owing nothing in PENALTY.)
+            self.penalty_source = None
+            self.penalty_challengeable = False
         cards = self.hands.pop(seat)
         self.draw_pile[:0] = cards
         self.rng.shuffle(self.draw_pile)
