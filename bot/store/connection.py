@@ -105,7 +105,14 @@ class Database:
         """Run ``work`` in one read transaction, so its queries see one consistent state."""
         return await self._run(work, "BEGIN")
 
-    async def _run(self, work: Work[T], begin: str) -> T:
+    async def statement(self, work: Work[T]) -> T:
+        """Run ``work`` that issues a single statement, atomic on its own (autocommit).
+
+        Saves the BEGIN and COMMIT round trips to the connection's thread on hot paths.
+        """
+        return await self._run(work, None)
+
+    async def _run(self, work: Work[T], begin: str | None) -> T:
         # Shielded: a caller cancelled mid-transaction (an interaction handler timing out)
         # must neither leave BEGIN open on the shared connection nor lose a half-sent result.
         task = asyncio.ensure_future(self._run_locked(work, begin))
@@ -115,11 +122,13 @@ class Database:
             task.add_done_callback(_report_orphan)
             raise
 
-    async def _run_locked(self, work: Work[T], begin: str) -> T:
+    async def _run_locked(self, work: Work[T], begin: str | None) -> T:
         connection = self.connection
         async with self._lock:
             for attempt in range(self.retry.attempts):
                 try:
+                    if begin is None:
+                        return await work(connection)
                     await connection.execute(begin)
                     try:
                         result = await work(connection)

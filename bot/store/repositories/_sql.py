@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -17,19 +17,18 @@ def now_ms() -> int:
 
 
 async def fetch_all(
-    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
 ) -> list[aiosqlite.Row]:
-    """Every row of one query."""
-    async with connection.execute(sql, params) as cursor:
-        return list(await cursor.fetchall())
+    """Every row of one query, in one round trip to the connection's thread."""
+    return list(await connection.execute_fetchall(sql, params))
 
 
 async def fetch_one(
-    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
 ) -> aiosqlite.Row | None:
-    """The first row of one query, or None."""
-    async with connection.execute(sql, params) as cursor:
-        return await cursor.fetchone()
+    """The first row of one query (meant for queries of at most one row), or None."""
+    rows = await fetch_all(connection, sql, params)
+    return rows[0] if rows else None
 
 
 def totals_keys(guild_id: int, variant: str) -> Iterable[tuple[int, str]]:

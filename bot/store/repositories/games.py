@@ -127,7 +127,7 @@ class GameRepository:
         async def work(connection: aiosqlite.Connection) -> None:
             await connection.execute(_UPSERT_PLAYER, (player_id, display_name, now_ms()))
 
-        await self._database.write(work)
+        await self._database.statement(work)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""

@@ -39,7 +39,7 @@ class SnapshotRepository:
         async def work(connection: aiosqlite.Connection) -> bool:
             return await write_snapshot(connection, game_id, state_json, ui_json)
 
-        return await self._database.write(work)
+        return await self._database.statement(work)
 
     async def load_live_games(self) -> list[LiveGame]:
         """Every live game with its latest snapshot, oldest game first."""

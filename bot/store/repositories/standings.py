@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import aiosqlite
@@ -28,6 +27,41 @@ _SORT_COLUMNS: dict[SortKey, str] = {
 _ROW_COLUMNS = "t.player_id, p.display_name, t.points, t.matches_won, t.rounds_won, t.games_played"
 
 
+# One statement, so one consistent read and one round trip: the count, the clamped page, the
+# page's keys from the covering sort index (OFFSET skips index entries only), the number of
+# players ahead of the page's first row (its rank), then the page's rows joined to names.
+_PAGE_SQL = """
+WITH
+counted AS (
+    SELECT COUNT(*) AS total FROM player_totals WHERE scope = :scope AND variant = :variant
+),
+chosen AS (
+    SELECT
+        total,
+        MAX(1, (total + :size - 1) / :size) AS pages,
+        MIN(MAX(:page, 1), MAX(1, (total + :size - 1) / :size)) AS page
+    FROM counted
+),
+page AS (
+    SELECT player_id, {column} AS sort_value FROM player_totals
+    WHERE scope = :scope AND variant = :variant
+    ORDER BY {column} DESC, player_id
+    LIMIT :size OFFSET ((SELECT page FROM chosen) - 1) * :size
+)
+SELECT
+    chosen.total, chosen.pages, chosen.page,
+    (SELECT COUNT(*) FROM player_totals WHERE scope = :scope AND variant = :variant
+        AND {column} > (SELECT MAX(sort_value) FROM page)) AS ahead,
+    t.player_id, p.display_name, t.points, t.matches_won, t.rounds_won, t.games_played
+FROM chosen
+LEFT JOIN page ON 1
+LEFT JOIN player_totals AS t
+    ON t.scope = :scope AND t.variant = :variant AND t.player_id = page.player_id
+LEFT JOIN players AS p ON p.id = t.player_id
+ORDER BY page.sort_value DESC, page.player_id
+"""
+
+
 def _scope_key(scope: Scope, guild_id: int | None) -> int:
     if scope == "global":
         return GLOBAL_SCOPE
@@ -46,18 +80,6 @@ def _row(row: aiosqlite.Row, rank: int) -> LeaderboardRow:
         rounds_won=row["rounds_won"],
         games_played=row["games_played"],
     )
-
-
-async def _count_ahead(
-    connection: aiosqlite.Connection, scope_key: int, variant: str, column: str, value: int
-) -> int:
-    """How many players have strictly more of ``column``: rank = this + 1."""
-    row = await fetch_one(
-        connection,
-        f"SELECT COUNT(*) FROM player_totals WHERE scope = ? AND variant = ? AND {column} > ?",
-        (scope_key, variant, value),
-    )
-    return int(row[0]) if row is not None else 0
 
 
 def _rank_page(
@@ -96,48 +118,28 @@ class StandingsRepository:
         column = _SORT_COLUMNS[sort]
 
         async def work(connection: aiosqlite.Connection) -> LeaderboardPage:
-            counted = await fetch_one(
-                connection,
-                "SELECT COUNT(*) FROM player_totals WHERE scope = ? AND variant = ?",
-                (scope_key, variant),
-            )
-            total_players = int(counted[0]) if counted is not None else 0
-            total_pages = max(1, math.ceil(total_players / page_size))
-            current = min(max(1, page), total_pages)
-            offset = (current - 1) * page_size
-            # The page's keys come from the covering sort index alone, so the rows skipped
-            # by OFFSET cost no table or name lookups; only the page's rows are joined.
             rows = await fetch_all(
                 connection,
-                "WITH page AS ("
-                f" SELECT player_id, {column} AS sort_value FROM player_totals"
-                f" WHERE scope = ? AND variant = ? ORDER BY {column} DESC, player_id"
-                " LIMIT ? OFFSET ?)"
-                f" SELECT {_ROW_COLUMNS} FROM page"
-                " JOIN player_totals AS t"
-                " ON t.scope = ? AND t.variant = ? AND t.player_id = page.player_id"
-                " JOIN players AS p ON p.id = t.player_id"
-                " ORDER BY page.sort_value DESC, page.player_id",
-                (scope_key, variant, page_size, offset, scope_key, variant),
+                _PAGE_SQL.format(column=column),
+                {"scope": scope_key, "variant": variant, "size": page_size, "page": page},
             )
-            first_rank = 1
-            if rows:
-                first_rank = 1 + await _count_ahead(
-                    connection, scope_key, variant, column, rows[0][column]
-                )
+            # At least one row: the page's players, or one row without a player if empty.
+            head = rows[0]
+            players = [row for row in rows if row["player_id"] is not None]
+            offset = (head["page"] - 1) * page_size
             return LeaderboardPage(
                 scope=scope,
                 guild_id=None if scope == "global" else guild_id,
                 variant=variant,
                 sort=sort,
-                page=current,
+                page=head["page"],
                 page_size=page_size,
-                total_pages=total_pages,
-                total_players=total_players,
-                rows=_rank_page(rows, column, offset, first_rank),
+                total_pages=head["pages"],
+                total_players=head["total"],
+                rows=_rank_page(players, column, offset, head["ahead"] + 1),
             )
 
-        return await self._database.read(work)
+        return await self._database.statement(work)
 
     async def rank_of(
         self,
@@ -155,35 +157,31 @@ class StandingsRepository:
         async def work(connection: aiosqlite.Connection) -> LeaderboardRow | None:
             row = await fetch_one(
                 connection,
-                f"SELECT {_ROW_COLUMNS} FROM player_totals AS t"
-                " JOIN players AS p ON p.id = t.player_id"
+                f"SELECT {_ROW_COLUMNS}, (SELECT COUNT(*) FROM player_totals AS o"
+                " WHERE o.scope = t.scope AND o.variant = t.variant"
+                f" AND o.{column} > t.{column}) AS ahead"
+                " FROM player_totals AS t JOIN players AS p ON p.id = t.player_id"
                 " WHERE t.scope = ? AND t.variant = ? AND t.player_id = ?",
                 (scope_key, variant, player_id),
             )
-            if row is None:
-                return None
-            ahead = await _count_ahead(connection, scope_key, variant, column, row[column])
-            return _row(row, ahead + 1)
+            return None if row is None else _row(row, row["ahead"] + 1)
 
-        return await self._database.read(work)
+        return await self._database.statement(work)
 
     async def stats(self, player_id: int, guild_id: int | None = None) -> PlayerStats:
         """A player's stats in one server, or across every server when ``guild_id`` is None."""
         scope_key = GLOBAL_SCOPE if guild_id is None else guild_id
 
         async def work(connection: aiosqlite.Connection) -> PlayerStats:
-            player = await fetch_one(
-                connection, "SELECT display_name FROM players WHERE id = ?", (player_id,)
+            found = await fetch_all(
+                connection,
+                "SELECT p.display_name, t.* FROM players AS p LEFT JOIN player_totals AS t"
+                " ON t.scope = ? AND t.variant IN ('flip', 'classic', 'all') AND t.player_id = p.id"
+                " WHERE p.id = ?",
+                (scope_key, player_id),
             )
-            rows = {
-                row["variant"]: row
-                for row in await fetch_all(
-                    connection,
-                    "SELECT * FROM player_totals WHERE scope = ?"
-                    " AND variant IN ('flip', 'classic', 'all') AND player_id = ?",
-                    (scope_key, player_id),
-                )
-            }
+            rows = {row["variant"]: row for row in found if row["variant"] is not None}
+            player = found[0] if found else None
             name = None if player is None else str(player["display_name"])
             overall = rows.get("all")
             if overall is None:
@@ -204,4 +202,4 @@ class StandingsRepository:
                 favourite_variant=favourite,
             )
 
-        return await self._database.read(work)
+        return await self._database.statement(work)
