@@ -1,14 +1,24 @@
 """Persistence for unoflip: games, rounds, standings and live-game snapshots in SQLite.
 
-Usage::
+Open once in the bot's setup hook and close on shutdown::
 
-    store = await Store.open("uno.sqlite3")
-    game = await store.games.create_game(guild_id, channel_id, "flip", rules_json,
-                                         [(user_id, "Anna"), (other_id, "Ben")])
-    await store.snapshots.save_snapshot(game.id, engine.model_dump_json(), ui_json)
-    await store.games.record_round(game.id, RoundRecord(...), snapshot=(state, ui))
-    page = await store.standings.leaderboard(scope="guild", guild_id=guild_id)
+    store = await Store.open(settings.db_path)       # WAL, foreign keys, migrations applied
+    game = await store.games.create_game(guild_id, channel_id, "flip", rules.model_dump_json(),
+                                         [(anna_id, "Anna"), (ben_id, "Ben")])
+    await store.snapshots.save_snapshot(game.id, engine.model_dump_json(), ui_json)  # each move
+    record = RoundRecord.from_engine(result, rules.scoring, engine.match_winner)
+    await store.games.record_round(game.id, record, snapshot=(state_json, ui_json))
+    for live in await store.snapshots.load_live_games():   # at start-up
+        ...
+    page = await store.standings.leaderboard(scope="guild", guild_id=guild_id, sort="points")
+    mine = await store.standings.rank_of(user_id, scope="guild", guild_id=guild_id)
+    stats = await store.standings.stats(user_id, guild_id)
     await store.close()
+
+Every method is one coroutine and one transaction (all or nothing). record_round returns False
+for a round number already recorded (a retry or double click), finish_game/abandon_game return
+False for a game that is no longer live. A database that stays locked through every retry
+raises StoreBusyError; nothing is ever dropped without an exception.
 """
 
 from .connection import RetryPolicy

@@ -14,6 +14,9 @@ from pydantic import (
     model_validator,
 )
 
+from bot.engine import RoundResult
+from bot.engine.cards import Side as EngineSide
+
 Variant = Literal["flip", "classic"]
 VariantFilter = Literal["flip", "classic", "all"]
 Scoring = Literal["standard", "alternative"]
@@ -104,6 +107,27 @@ class RoundRecord(_Frozen):
     scoring: Scoring = "standard"
     scores: list[RoundScore] = Field(min_length=1)
     match_winner_id: int | None = None
+
+    @classmethod
+    def from_engine(
+        cls, result: RoundResult, scoring: Scoring, match_winner: str | None = None
+    ) -> RoundRecord:
+        """Build from the engine's RoundResult, whose player ids are Discord ids as strings."""
+        return cls(
+            round_no=result.round_no,
+            winner_id=int(result.winner),
+            side="dark" if result.side is EngineSide.DARK else "light",
+            scoring=scoring,
+            scores=[
+                RoundScore(
+                    player_id=int(player),
+                    hand_points=points,
+                    points_awarded=result.awarded.get(player, 0),
+                )
+                for player, points in result.hand_points.items()
+            ],
+            match_winner_id=None if match_winner is None else int(match_winner),
+        )
 
     @field_validator("scores")
     @classmethod

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import GameNotLiveError, Store
+from bot.engine import RoundResult
+from bot.engine.cards import Side
+from bot.store import GameNotLiveError, RoundRecord, Store
 
 from .factories import ANNA, BEN, CARL, GUILD, alternative_round, new_game, standard_round
 
@@ -245,3 +247,17 @@ async def test_cancelled_caller_still_records_the_round_once(store: Store) -> No
         await submit
     assert await store.games.record_round(game.id, standard_round(2, BEN, {ANNA: 5, BEN: 0}))
     assert (await store.standings.stats(ANNA)).total_points == 40
+
+
+def test_round_record_from_the_engine_result() -> None:
+    """An engine RoundResult converts to a RoundRecord keyed by integer Discord ids."""
+    result = RoundResult(3, str(BEN), Side.DARK, {str(ANNA): 25, str(BEN): 0}, {str(BEN): 25})
+    record = RoundRecord.from_engine(result, "standard", match_winner=str(BEN))
+    assert (record.round_no, record.winner_id, record.side, record.match_winner_id) == (
+        3,
+        BEN,
+        "dark",
+        BEN,
+    )
+    lines = [(s.player_id, s.hand_points, s.points_awarded) for s in record.scores]
+    assert lines == [(ANNA, 25, 0), (BEN, 0, 25)]

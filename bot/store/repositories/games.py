@@ -74,12 +74,12 @@ async def _finish(
     )
     await connection.executemany(
         _ADD_MATCH_WON,
-        [(scope, variant, winner_id) for scope, variant in totals_keys(*_where(game))],
+        [(scope, variant, winner_id) for scope, variant in totals_keys(*_guild_and_variant(game))],
     )
     await connection.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
 
-def _where(game: aiosqlite.Row) -> tuple[int, str]:
+def _guild_and_variant(game: aiosqlite.Row) -> tuple[int, str]:
     return int(game["guild_id"]), str(game["variant"])
 
 
@@ -228,7 +228,7 @@ class GameRepository:
                     s.points_awarded,
                 )
                 for s in scores
-                for scope, variant in totals_keys(*_where(game))
+                for scope, variant in totals_keys(*_guild_and_variant(game))
             ],
         )
         await connection.execute(
