@@ -55,7 +55,7 @@ class ScriptedRandom(random.Random):
         super().__init__(seed)
         self.script = list(script)
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         """Shuffle as usual, then move the scripted cards to their positions."""
         super().shuffle(x)
         if not self.script:

@@ -336,3 +336,14 @@ def test_forced_play_of_a_drawn_wild_asks_for_the_colour() -> None:
     game.apply("ann", DRAW)
     assert game.phase is Phase.CHOOSE_COLOR
     assert game.current_player == "ann"
+
+
+def test_wild_draw_two_stacks_on_wild_draw_two() -> None:
+    """Same kind stacks in Flip too: Wild Draw Two on Wild Draw Two passes 4 on."""
+    game = setup({"ann": "W+2 R1", "ben": "W+2 B3", "cid": "G1"}, top="R9", rules=STACKING_FLIP)
+    play(game, "ann", "W+2")
+    game.apply("ann", ChooseColor(Color.BLUE))
+    play(game, "ben", "W+2")
+    game.apply("ben", ChooseColor(Color.GREEN))
+    game.apply("cid", ACCEPT)
+    assert len(game.hand("cid")) == 5

@@ -8,7 +8,7 @@ import pytest
 
 from bot.engine import Color, Game, IllegalMove, Phase, RuleSet, Side
 from bot.engine.events import CardsDrawn, Event, Flipped, MatchEnded, RoundEnded
-from bot.engine.moves import ChooseColor, PlayCard
+from bot.engine.moves import CHALLENGE, ChooseColor, PlayCard
 from bot.engine.notation import setup
 
 from . import of_type, play
@@ -181,3 +181,12 @@ def test_full_seeded_match_reaches_the_target() -> None:
         game.apply(player, move)
     assert game.match_winner is not None
     assert game.scores[game.match_winner] >= 150
+
+
+def test_last_card_wild_draw_four_cannot_be_challenged() -> None:
+    """Going out on a Wild Draw Four: the next player draws 4 at once and the round ends."""
+    game = setup({"ann": "W+4", "ben": "R3"}, top="R9", draw="B1 B2 B4 B5", rules=CLASSIC)
+    out = play(game, "ann", "W+4")
+    assert game.phase is Phase.ROUND_OVER
+    assert CHALLENGE not in game.legal_moves("ben")
+    assert dict(_round_end(out).hand_points)["ben"] == 3 + 1 + 2 + 4 + 5

@@ -13,7 +13,7 @@ from bot.engine.events import (
     RoundStarted,
     TurnSkipped,
 )
-from bot.engine.moves import ACCEPT, CHALLENGE, ChooseColor, PlayCard, SwapWith
+from bot.engine.moves import ACCEPT, CHALLENGE, DRAW, ChooseColor, PlayCard, SwapWith
 from bot.engine.notation import faces, parse_face, setup
 
 from . import card, dealt_with, of_type, play
@@ -60,7 +60,7 @@ def test_starting_wild_lets_the_first_player_name_the_colour(token: str, rules: 
     assert game.current_player == "ben"
     game.apply("ben", ChooseColor(Color.RED))
     assert game.current_player == "ben"
-    assert game.phase is Phase.PLAY
+    assert DRAW in game.legal_moves("ben")
     assert game.hands == hands_before
 
 
@@ -194,7 +194,7 @@ def test_swap_hands_swaps_with_the_chosen_player_then_names_the_colour() -> None
     assert HandsSwapped("ann", "cid") in out
     assert game.hand("ann") == cid_hand
     assert [game.face(c) for c in game.hand("cid")] == faces("R1")
-    assert game.phase is Phase.CHOOSE_COLOR
+    assert ChooseColor(Color.BLUE) in game.legal_moves("ann")
     game.apply("ann", ChooseColor(Color.BLUE))
     assert game.current_player == "ben"
 
@@ -207,3 +207,12 @@ def test_customizable_wild_plays_as_a_plain_wild() -> None:
     game.apply("ann", ChooseColor(Color.GREEN))
     assert game.current_player == "ben"
     assert game.hands == [[card(game, "ann", "R1")], hands[1]]
+
+
+def test_going_out_with_swap_hands_ends_the_round_without_a_swap() -> None:
+    """Swap Hands as the last card ends the round; nobody's hand changes."""
+    game = setup({"ann": "WSW", "ben": "G3 G4"}, top="R9", rules=SWAP_EDITION)
+    out = play(game, "ann", "WSW")
+    assert of_type(out, RoundEnded)
+    assert not of_type(out, HandsSwapped)
+    assert len(game.hand("ben")) == 2
