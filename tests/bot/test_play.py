@@ -192,9 +192,8 @@ async def test_flip_table_shows_the_draw_piles_back(world: World) -> None:
     table = Table(world, 2)
     await table.start()
     game = table.game
-    back = game.face(game.draw_pile[-1], Side.DARK).name()
-    table.session.request_table_update()
-    await world.env.settle()
+    hidden_side = Side.DARK if game.side is Side.LIGHT else Side.LIGHT
+    back = game.face(game.draw_pile[-1], hidden_side).name()
     assert "its top shows" in embed_text(table.public)
     assert back in embed_text(table.public)
 
