@@ -21,7 +21,7 @@ False for a game that is no longer live. A database that stays locked through ev
 raises StoreBusyError; nothing is ever dropped without an exception.
 """
 
-from .connection import RetryPolicy
+from .connection import ConnectionSettings, RetryPolicy
 from .errors import (
     GameNotFoundError,
     GameNotLiveError,
@@ -44,6 +44,7 @@ from .store import Store
 
 __all__ = [
     "LATEST_VERSION",
+    "ConnectionSettings",
     "GameNotFoundError",
     "GameNotLiveError",
     "GamePlayer",

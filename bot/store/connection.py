@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
@@ -47,6 +47,19 @@ def is_busy(error: sqlite3.Error) -> bool:
     return "locked" in message or "busy" in message
 
 
+@dataclass(frozen=True, slots=True)
+class ConnectionSettings:
+    """How the connection waits for locks, how durable a commit is, and how it retries.
+
+    ``synchronous="NORMAL"`` with WAL keeps every commit through a killed process; ``"FULL"``
+    also survives power loss, at the cost of an fsync per write.
+    """
+
+    busy_timeout_ms: int = 2000
+    synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "NORMAL"
+    retry: RetryPolicy = RetryPolicy()
+
+
 Work = Callable[[aiosqlite.Connection], Awaitable[T]]
 
 
@@ -67,30 +80,21 @@ class Database:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(
-        cls,
-        path: str | Path,
-        *,
-        busy_timeout_ms: int = 2000,
-        synchronous: str = "NORMAL",
-        retry: RetryPolicy | None = None,
-    ) -> Database:
+    async def open(cls, path: str | Path, settings: ConnectionSettings) -> Database:
         """Connect to ``path`` (or ``":memory:"``) with WAL, foreign keys and a busy timeout."""
-        if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
-            raise ValueError(f"unknown synchronous level {synchronous!r}")
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, so sqlite3 never opens
         # a transaction behind our back.
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         connection.row_factory = sqlite3.Row
         try:
-            await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await connection.execute(f"PRAGMA busy_timeout = {int(settings.busy_timeout_ms)}")
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+            await connection.execute(f"PRAGMA synchronous = {settings.synchronous}")
         except BaseException:
             await connection.close()
             raise
-        return cls(connection, retry or RetryPolicy())
+        return cls(connection, settings.retry)
 
     async def close(self) -> None:
         """Close the connection after any running transaction has finished."""

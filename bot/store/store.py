@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .connection import Database, RetryPolicy
+from .connection import ConnectionSettings, Database
 from .migrate import migrate
 from .repositories import GameRepository, SnapshotRepository, StandingsRepository
 
@@ -25,23 +25,12 @@ class Store:
         self.standings = StandingsRepository(database)
 
     @classmethod
-    async def open(
-        cls,
-        path: str | Path,
-        *,
-        busy_timeout_ms: int = 2000,
-        synchronous: str = "NORMAL",
-        retry: RetryPolicy | None = None,
-    ) -> Store:
+    async def open(cls, path: str | Path, settings: ConnectionSettings | None = None) -> Store:
         """Open (creating if needed) the database at ``path`` and apply pending migrations.
 
-        ``":memory:"`` gives a private in-memory database (tests). ``synchronous="NORMAL"``
-        with WAL survives a killed process without losing commits; use ``"FULL"`` to also
-        survive power loss at the cost of an fsync per write.
+        ``":memory:"`` gives a private in-memory database (tests).
         """
-        database = await Database.open(
-            path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, retry=retry
-        )
+        database = await Database.open(path, settings or ConnectionSettings())
         try:
             await migrate(database.connection)
         except BaseException:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
+from pydantic import BaseModel
 
 GLOBAL_SCOPE = 0
+M = TypeVar("M", bound=BaseModel)
 
 
 def now_ms() -> int:
@@ -29,6 +31,13 @@ async def fetch_one(
     """The first row of one query (meant for queries of at most one row), or None."""
     rows = await fetch_all(connection, sql, params)
     return rows[0] if rows else None
+
+
+def from_row(model: type[M], row: aiosqlite.Row, **overrides: Any) -> M:
+    """A model filled from the row's columns of the same names, plus ``overrides``."""
+    columns = set(row.keys())
+    values = {name: row[name] for name in model.model_fields if name in columns}
+    return model.model_validate({**values, **overrides})
 
 
 def totals_keys(guild_id: int, variant: str) -> Iterable[tuple[int, str]]:

@@ -15,7 +15,7 @@ from ..models import (
     SortKey,
     VariantFilter,
 )
-from ._sql import GLOBAL_SCOPE, fetch_all, fetch_one
+from ._sql import GLOBAL_SCOPE, fetch_all, fetch_one, from_row
 
 # Whitelisted column names: the sort key is interpolated into SQL.
 _SORT_COLUMNS: dict[SortKey, str] = {
@@ -24,7 +24,9 @@ _SORT_COLUMNS: dict[SortKey, str] = {
     "rounds_won": "rounds_won",
 }
 
-_ROW_COLUMNS = "t.player_id, p.display_name, t.points, t.matches_won, t.rounds_won, t.games_played"
+_ROW_COLUMNS = (
+    "t.player_id, p.display_name AS name, t.points, t.matches_won, t.rounds_won, t.games_played"
+)
 
 
 # One statement, so one consistent read and one round trip: the count, the clamped page, the
@@ -52,7 +54,7 @@ SELECT
     chosen.total, chosen.pages, chosen.page,
     (SELECT COUNT(*) FROM player_totals WHERE scope = :scope AND variant = :variant
         AND {column} > (SELECT MAX(sort_value) FROM page)) AS ahead,
-    t.player_id, p.display_name, t.points, t.matches_won, t.rounds_won, t.games_played
+    {row_columns}
 FROM chosen
 LEFT JOIN page ON 1
 LEFT JOIN player_totals AS t
@@ -70,18 +72,6 @@ def _scope_key(scope: Scope, guild_id: int | None) -> int:
     return guild_id
 
 
-def _row(row: aiosqlite.Row, rank: int) -> LeaderboardRow:
-    return LeaderboardRow(
-        rank=rank,
-        player_id=row["player_id"],
-        name=row["display_name"],
-        points=row["points"],
-        matches_won=row["matches_won"],
-        rounds_won=row["rounds_won"],
-        games_played=row["games_played"],
-    )
-
-
 def _rank_page(
     rows: Sequence[aiosqlite.Row], column: str, offset: int, first_rank: int
 ) -> list[LeaderboardRow]:
@@ -91,7 +81,7 @@ def _rank_page(
     for index, row in enumerate(rows):
         if index > 0 and row[column] != rows[index - 1][column]:
             rank = offset + index + 1
-        ranked.append(_row(row, rank))
+        ranked.append(from_row(LeaderboardRow, row, rank=rank))
     return ranked
 
 
@@ -120,7 +110,7 @@ class StandingsRepository:
         async def work(connection: aiosqlite.Connection) -> LeaderboardPage:
             rows = await fetch_all(
                 connection,
-                _PAGE_SQL.format(column=column),
+                _PAGE_SQL.format(column=column, row_columns=_ROW_COLUMNS),
                 {"scope": scope_key, "variant": variant, "size": page_size, "page": page},
             )
             # At least one row: the page's players, or one row without a player if empty.
@@ -164,7 +154,7 @@ class StandingsRepository:
                 " WHERE t.scope = ? AND t.variant = ? AND t.player_id = ?",
                 (scope_key, variant, player_id),
             )
-            return None if row is None else _row(row, row["ahead"] + 1)
+            return None if row is None else from_row(LeaderboardRow, row, rank=row["ahead"] + 1)
 
         return await self._database.statement(work)
 
