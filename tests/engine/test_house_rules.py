@@ -224,6 +224,15 @@ def test_going_out_with_a_seven_ends_the_round_without_a_swap() -> None:
     assert len(game.hand("ben")) == 2
 
 
+def test_going_out_with_a_zero_ends_the_round_without_rotating() -> None:
+    """A 0 as the last card ends the round; the hands stay where they are."""
+    game = setup({"ann": "R0", "ben": "G1 G2", "cid": "B1"}, top="R9", rules=SEVEN_O)
+    out = play(game, "ann", "R0")
+    assert of_type(out, RoundEnded)
+    assert not of_type(out, HandsRotated)
+    assert len(game.hand("ben")) == 2
+
+
 @pytest.mark.parametrize("token", ["R7", "R0"])
 def test_starting_seven_or_zero_has_no_effect(token: str) -> None:
     """A 7 or 0 turned up to start the round swaps and rotates nothing."""
