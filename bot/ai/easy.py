@@ -1,4 +1,4 @@
-"""The easy computer player: a random card it can play, drawing only when it cannot."""
+"""The easy computer player: a uniformly random legal move (drawing included)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.engine.moves import CallUno, Catch, Move, PlayCard
+from bot.engine.moves import CallUno, Catch, Move
 from bot.engine.view import PlayerView
 
 from .table import DEFAULT_CATCH_RATE, bookkeeping_move
@@ -20,13 +20,11 @@ class EasyStrategy:
     difficulty: ClassVar[str] = "easy"
 
     def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
-        """A random card play if there is one, else a random other legal move."""
+        """A uniformly random legal move, apart from UNO calls and catches handled first."""
         chosen = bookkeeping_move(view, rng, self.catch_rate)
         if chosen is not None:
             return chosen
         moves = [m for m in view.legal_moves if not isinstance(m, CallUno | Catch)]
         if not moves:
             raise ValueError(f"{view.player} has nothing to decide")
-        # Drawing while holding a playable card is legal but no player does it on purpose.
-        plays = [m for m in moves if isinstance(m, PlayCard)]
-        return rng.choice(plays or moves)
+        return rng.choice(moves)

@@ -137,8 +137,10 @@ class HardStrategy(NormalStrategy):
             threat = 1.0 / max(opponent.card_count, 1)
             opponents_gain += threat * (power(opponent.backs) - expected_power(candidates))
         value = self.flip_weight * (gain - opponents_gain)
-        # The side the round ends on scores: lead, and we want the opponents' costly side;
-        # trail, and we want our own cheap side.
+        # Near the end the side the round ends on scores: leading, we want the opponents'
+        # costly side; trailing, we want our own cheap side.
+        if min(len(rest), table.fewest_cards) > 2:
+            return value
         if len(rest) <= table.fewest_cards:
             value += self.flip_points_weight * sum(
                 self.points_swing(table, opponent) for opponent in view.opponents

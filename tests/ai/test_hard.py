@@ -1,0 +1,118 @@
+"""The hard player: Flip timing, challenges by card counting, budgeted rollouts."""
+
+from __future__ import annotations
+
+import random
+
+from bot.ai import HardStrategy, NormalStrategy
+from bot.ai.montecarlo import best_by_rollouts, determinize
+from bot.engine import Color, Game, PlayerView, Side
+from bot.engine.moves import ACCEPT, CHALLENGE, ChooseColor, PlayCard
+from bot.engine.notation import face_code, setup
+
+NO_CLOCK = HardStrategy(budget_seconds=None, max_rollouts=None)
+# Hands pinned to real light|dark pairs of the Flip deck.
+WEAK_BACKS = "Y2|T1 Y3|U1 Y7|O2 Y8|P1 Y9|U4"
+NUMBERS = "B2|O8 B3|U8 B5|P9 B7|O3 B8|T4"
+
+
+def _played(game: Game, move: object) -> str:
+    assert isinstance(move, PlayCard)
+    return face_code(game.face(move.card))
+
+
+def test_flips_when_its_dark_side_is_strong_and_theirs_weak() -> None:
+    """Our backs are draw-wilds and Skip Everyone, theirs plain numbers: the Flip beats the 9."""
+    hands = {"me": "RF|P8 R9|U5 G6|W+C R3|W+C B1|USE", "b": NUMBERS, "c": WEAK_BACKS}
+    game = setup(hands, "R5|P2")
+    assert (
+        _played(game, NormalStrategy().choose_move(game.view_for("me"), random.Random(0))) == "R9"
+    )
+    assert _played(game, NO_CLOCK.choose_move(game.view_for("me"), random.Random(0))) == "RF"
+
+
+def test_keeps_the_flip_when_their_dark_side_is_strong() -> None:
+    """The next player's backs are Draw Fives and draw-wilds, ours numbers: no Flip."""
+    strong = "B4|T+5 B6|TSE G6|W+C GF|W+C G2|T+5"
+    game = setup({"me": "RF|P8 R1|P3 G5|O7 B2|O8", "b": strong, "c": WEAK_BACKS}, "R5|P2")
+    assert (
+        _played(game, NormalStrategy().choose_move(game.view_for("me"), random.Random(0))) == "RF"
+    )
+    assert _played(game, NO_CLOCK.choose_move(game.view_for("me"), random.Random(0))) == "G5"
+
+
+def _victim_view(source_hand: str) -> PlayerView:
+    """ "b" plays Wild Draw Two on red 5 and names green; the view of "me", who must answer."""
+    game = setup({"b": source_hand, "me": "B3|U8 G1|O5 Y3|U1", "c": "Y2|T1 Y7|O2"}, "R5|P2")
+    wild = next(c for c in game.hand("b") if game.face(c).color is None)
+    game.apply("b", PlayCard(wild))
+    game.apply("b", ChooseColor(Color.GREEN))
+    assert game.current_player == "me"
+    return game.view_for("me")
+
+
+def test_accepts_when_the_player_cannot_have_held_the_colour() -> None:
+    """Every visible back of their hand pairs only with non-red faces: no challenge."""
+    view = _victim_view("W+2|O4 G5|O7 Y5|U9 G6|P5")
+    assert CHALLENGE in view.legal_moves
+    assert NO_CLOCK.choose_move(view, random.Random(0)) == ACCEPT
+
+
+def test_challenges_when_the_player_surely_held_the_colour() -> None:
+    """Their backs pair only with red faces: they bluffed, so the hard player challenges."""
+    view = _victim_view("W+2|O4 R1|P3 R7|U5 R8|T7")
+    assert NormalStrategy().choose_move(view, random.Random(0)) == ACCEPT
+    assert NO_CLOCK.choose_move(view, random.Random(0)) == CHALLENGE
+
+
+def test_rollouts_stop_at_the_rollout_cap() -> None:
+    """With a cap and no clock, exactly the capped number of rollouts (rounded down) runs."""
+    game = setup({"me": "R2 R9 G4", "b": "G1 G2", "c": "Y1 Y2 Y3"}, "R5")
+    view = game.view_for("me")
+    plays = [m for m in view.legal_moves if isinstance(m, PlayCard)]
+    _, runs = best_by_rollouts(
+        view, plays, random.Random(1), max_rollouts=10, deadline=None, clock=lambda: 0.0
+    )
+    assert runs == 10 // len(plays) * len(plays)
+
+
+def test_rollouts_stop_at_the_deadline() -> None:
+    """A fake clock past the deadline after two checks stops the loop after two rounds."""
+    game = setup({"me": "R2 R9 G4", "b": "G1 G2", "c": "Y1 Y2 Y3"}, "R5")
+    view = game.view_for("me")
+    plays = [m for m in view.legal_moves if isinstance(m, PlayCard)]
+    ticks = iter([0.0, 0.0, 1.0])
+    _, runs = best_by_rollouts(
+        view, plays, random.Random(1), max_rollouts=None, deadline=0.5, clock=lambda: next(ticks)
+    )
+    assert runs == 2 * len(plays)
+
+
+def test_rollout_decisions_repeat_with_the_same_seed() -> None:
+    """The same view and rng seed give the same rollout choice."""
+    game = setup({"me": "R2 R9 G4 RS", "b": "G1 G2", "c": "Y1 Y2 Y3"}, "R5")
+    view = game.view_for("me")
+    strategy = HardStrategy(budget_seconds=None, max_rollouts=30)
+    first = strategy.choose_move(view, random.Random(7))
+    assert all(strategy.choose_move(view, random.Random(7)) == first for _ in range(3))
+
+
+def test_determinized_game_matches_everything_the_view_shows() -> None:
+    """A determinization deals hidden cards so that our view of it is unchanged."""
+    game = setup(
+        {"me": "R2|U+5 G4|P8 B9|O5", "b": NUMBERS, "c": WEAK_BACKS}, "G7|O6 R5|P2", side=Side.LIGHT
+    )
+    view = game.view_for("me")
+    sample = determinize(view, random.Random(3))
+    again = sample.view_for("me")
+    assert again.hand == view.hand
+    assert again.opponents == view.opponents
+    assert (again.top, again.under_top, again.draw_pile_back) == (
+        view.top,
+        view.under_top,
+        view.draw_pile_back,
+    )
+    assert (again.draw_pile_count, again.discard_count) == (
+        view.draw_pile_count,
+        view.discard_count,
+    )
