@@ -11,6 +11,7 @@ from bot.engine import Face, Kind, RuleSet, Side
 from bot.engine.cards import DARK_COLORS, LIGHT_COLORS
 from bot.engine.decks import DeckError, classic_deck, deck_for, flip_deck, parse_flip_csv
 from bot.engine.notation import parse_face
+from bot.engine.rules import Edition
 from bot.engine.scoring import face_points
 
 
@@ -93,22 +94,23 @@ def test_classic_deck_has_108_cards() -> None:
     assert Counter(faces)[parse_face("R7")] == 2
 
 
-def test_shuffle_hands_edition_has_112_cards() -> None:
-    """The Shuffle Hands edition adds one Shuffle Hands and three Customizable wilds."""
-    kinds = _kinds([card.light for card in classic_deck("shuffle_hands")])
+@pytest.mark.parametrize(
+    ("edition", "special", "absent"),
+    [
+        ("shuffle_hands", Kind.WILD_SHUFFLE_HANDS, Kind.WILD_SWAP_HANDS),
+        ("swap_hands", Kind.WILD_SWAP_HANDS, Kind.WILD_SHUFFLE_HANDS),
+    ],
+)
+def test_112_card_editions_add_one_special_and_three_customizable_wilds(
+    edition: Edition, special: Kind, absent: Kind
+) -> None:
+    """Each 112-card edition is the 108 plus its special wild and three Customizable wilds."""
+    kinds = _kinds([card.light for card in classic_deck(edition)])
     assert sum(kinds.values()) == 112
-    assert kinds[Kind.WILD_SHUFFLE_HANDS] == 1
+    assert kinds[special] == 1
     assert kinds[Kind.WILD_CUSTOMIZABLE] == 3
-    assert kinds[Kind.WILD_SWAP_HANDS] == 0
-
-
-def test_swap_hands_edition_has_112_cards() -> None:
-    """The Swap Hands printing replaces Shuffle Hands with one Swap Hands wild."""
-    kinds = _kinds([card.light for card in classic_deck("swap_hands")])
-    assert sum(kinds.values()) == 112
-    assert kinds[Kind.WILD_SWAP_HANDS] == 1
-    assert kinds[Kind.WILD_CUSTOMIZABLE] == 3
-    assert kinds[Kind.WILD_SHUFFLE_HANDS] == 0
+    assert kinds[absent] == 0
+    assert kinds[Kind.WILD] == kinds[Kind.WILD_DRAW_FOUR] == 4
 
 
 def test_rule_set_picks_the_deck() -> None:

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from bot.engine import Color, Game, IllegalMove, Phase, RuleSet, Side
 from bot.engine.events import (
     CardPlayed,
+    Event,
     HandsRotated,
     HandsSwapped,
     PenaltyStacked,
@@ -32,15 +33,35 @@ def _hand_faces(game: Game, player: str) -> list[object]:
 # ------------------------------------------------------------------ stacking
 
 
-def test_stacked_draw_two_passes_the_total_on() -> None:
-    """Draw Two on Draw Two: the next player faces 4."""
-    game = setup({"ann": "R+2 R1", "ben": "B+2 B3", "cid": "G1 G2"}, top="R9", rules=STACKING)
-    play(game, "ann", "R+2")
+def _play_draw_card(game: Game, player: str, token: str) -> list[Event]:
+    """Play a draw card, naming blue if it is a wild."""
+    out = play(game, player, token)
+    if game.phase is Phase.CHOOSE_COLOR:
+        out += game.apply(player, ChooseColor(Color.BLUE))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("rules", "first", "second", "total"),
+    [
+        (STACKING, "R+2", "B+2", 4),
+        (STACKING, "W+4", "W+4", 8),
+        (STACK_FOUR_ON_TWO, "R+2", "W+4", 6),
+        (STACKING_FLIP, "R+1", "B+1", 2),
+        (STACKING_FLIP, "W+2", "W+2", 4),
+    ],
+)
+def test_stacked_draw_card_passes_the_total_on(
+    rules: RuleSet, first: str, second: str, total: int
+) -> None:
+    """A draw card stacked on its own kind adds up; the next player draws the total."""
+    game = setup({"ann": f"{first} R1", "ben": f"{second} B3", "cid": "G1"}, top="R9", rules=rules)
+    _play_draw_card(game, "ann", first)
     assert game.phase is Phase.PENALTY
-    out = play(game, "ben", "B+2")
-    assert PenaltyStacked("ben", 4) in out
+    out = _play_draw_card(game, "ben", second)
+    assert PenaltyStacked("ben", total) in out
     game.apply("cid", ACCEPT)
-    assert len(game.hand("cid")) == 6
+    assert len(game.hand("cid")) == 1 + total
     assert game.current_player == "ann"
 
 
@@ -76,32 +97,11 @@ def test_draw_one_does_not_stack_on_wild_draw_two() -> None:
     assert PlayCard(card(game, "ben", "G+1")) not in game.legal_moves("ben")
 
 
-def test_wild_draw_four_stacks_on_wild_draw_four() -> None:
-    """Wild Draw Four on Wild Draw Four: the next player faces 8."""
-    game = setup({"ann": "W+4 R1", "ben": "W+4 B3", "cid": "G1"}, top="R9", rules=STACKING)
-    play(game, "ann", "W+4")
-    game.apply("ann", ChooseColor(Color.BLUE))
-    play(game, "ben", "W+4")
-    game.apply("ben", ChooseColor(Color.GREEN))
-    game.apply("cid", ACCEPT)
-    assert len(game.hand("cid")) == 9
-
-
 def test_wild_draw_four_on_draw_two_needs_its_sub_option() -> None:
     """Without the sub-option a Wild Draw Four cannot answer a Draw Two."""
     game = setup({"ann": "R+2 R1", "ben": "W+4 B3"}, top="R9", rules=STACKING)
     play(game, "ann", "R+2")
     assert PlayCard(card(game, "ben", "W+4")) not in game.legal_moves("ben")
-
-
-def test_wild_draw_four_on_draw_two_with_the_sub_option() -> None:
-    """With the sub-option a Wild Draw Four on a Draw Two passes 6 on."""
-    game = setup({"ann": "R+2 R1", "ben": "W+4 B3", "cid": "G1"}, top="R9", rules=STACK_FOUR_ON_TWO)
-    play(game, "ann", "R+2")
-    play(game, "ben", "W+4")
-    game.apply("ben", ChooseColor(Color.GREEN))
-    game.apply("cid", ACCEPT)
-    assert len(game.hand("cid")) == 7
 
 
 def test_draw_two_never_stacks_on_wild_draw_four() -> None:
@@ -345,14 +345,3 @@ def test_forced_play_of_a_drawn_wild_asks_for_the_colour() -> None:
     game.apply("ann", DRAW)
     assert game.phase is Phase.CHOOSE_COLOR
     assert game.current_player == "ann"
-
-
-def test_wild_draw_two_stacks_on_wild_draw_two() -> None:
-    """Same kind stacks in Flip too: Wild Draw Two on Wild Draw Two passes 4 on."""
-    game = setup({"ann": "W+2 R1", "ben": "W+2 B3", "cid": "G1"}, top="R9", rules=STACKING_FLIP)
-    play(game, "ann", "W+2")
-    game.apply("ann", ChooseColor(Color.BLUE))
-    play(game, "ben", "W+2")
-    game.apply("ben", ChooseColor(Color.GREEN))
-    game.apply("cid", ACCEPT)
-    assert len(game.hand("cid")) == 5
