@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     lobby_timeout: int = Field(default=600, ge=30, le=86_400)
     next_round_delay: int = Field(default=30, ge=0, le=600)
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
+    ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
+    ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
 
     @field_validator("discord_token")
     @classmethod

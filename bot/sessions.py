@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ai import Difficulty, Strategy, strategy_for, wants_to_catch
 from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Phase, RuleSet
 from bot.engine import events as ev
 from bot.ui import render
@@ -35,17 +37,26 @@ TERMINAL = (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED)
 Interaction = discord.Interaction[Any]
 
 
+AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
+
+
 @dataclass(slots=True)
 class Seat:
-    """A person at the table: their Discord id and the name shown for them."""
+    """Someone at the table: a Discord user (id as text) or a computer player."""
 
-    user_id: int
+    player_id: str
     name: str
+    ai: Difficulty | None = None
+
+    @classmethod
+    def human(cls, user: discord.abc.User) -> Seat:
+        """The seat of a Discord user."""
+        return cls(str(user.id), user.display_name)
 
     @property
-    def player_id(self) -> str:
-        """The engine's id for this player."""
-        return str(self.user_id)
+    def user_id(self) -> int | None:
+        """The Discord user id, or None for a computer player."""
+        return None if self.ai else int(self.player_id)
 
 
 async def reply(interaction: Interaction, text: str) -> None:
@@ -74,9 +85,13 @@ class GameSession:
         self.id = session_id
         self.guild_id = guild_id
         self.channel_id = channel_id
+        assert host.user_id is not None
         self.host_id = host.user_id
         self.rules = rules
         self.turn_timeout = turn_timeout
+        self.ai_difficulty: Difficulty = "normal"
+        self.ai_takeover = False
+        self.ai_rng = random.Random(secrets.randbits(63))
         self.next_round_delay = manager.settings.next_round_delay
         self.seats: list[Seat] = [host]
         self.game: Game | None = None
@@ -104,6 +119,23 @@ class GameSession:
     def seat_of(self, user_id: int) -> Seat | None:
         """The seat of a Discord user, if they are at this table."""
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def is_ai(self, player: str | None) -> bool:
+        """Whether an engine player id belongs to a computer player."""
+        return player is not None and player.startswith("ai")
+
+    @property
+    def humans_in_game(self) -> list[str]:
+        """The human players still in the running game."""
+        return [p for p in self.game.players if not self.is_ai(p)] if self.game else []
+
+    def add_ai(self, difficulty: Difficulty) -> Seat:
+        """Seat a computer player with a clear name such as "AI Cara (hard)"."""
+        taken = {s.player_id for s in self.seats}
+        number = next(n for n in range(1, MAX_SEATS + 1) if f"ai{n}" not in taken)
+        seat = Seat(f"ai{number}", f"AI {AI_NAMES[number - 1]} ({difficulty})", difficulty)
+        self.add_seat(seat)
+        return seat
 
     def in_game(self, user_id: int) -> bool:
         """Whether the user is still playing in the running game."""
@@ -230,7 +262,7 @@ class GameSession:
             if len(self.seats) >= MAX_SEATS:
                 await reply(interaction, "The table is full: 10 players at most.")
                 return
-            self.add_seat(Seat(user.id, user.display_name))
+            self.add_seat(Seat.human(user))
         elif action == "leave":
             if seat is None:
                 await reply(interaction, "You are not in this lobby.")
@@ -249,6 +281,21 @@ class GameSession:
             await self._respond_public(interaction)
             await self.manager.persist(self)
             return
+        elif action in ("addai", "dropai"):
+            if user.id != self.host_id:
+                await reply(interaction, "Only the host can add or remove computer players.")
+                return
+            ais = [s for s in self.seats if s.ai]
+            if action == "addai" and len(self.seats) >= MAX_SEATS:
+                await reply(interaction, "The table is full: 10 players at most.")
+                return
+            if action == "dropai" and not ais:
+                await reply(interaction, "There is no computer player to remove.")
+                return
+            if action == "addai":
+                self.add_ai(self.ai_difficulty)
+            else:
+                self.seats.remove(ais[-1])
         elif action == "cancel":
             if user.id != self.host_id and not can_moderate(interaction):
                 await reply(interaction, "Only the host or a moderator can cancel the lobby.")
@@ -278,8 +325,13 @@ class GameSession:
         if not self.seats:
             await self.close(f"{text} The lobby is empty and closed.")
             return False
+        humans = [s for s in self.seats if s.user_id is not None]
+        if not humans:
+            await self.close(f"{text} Only computer players were left, so the lobby closed.")
+            return False
         if seat.user_id == self.host_id:
-            self.host_id = self.seats[0].user_id
+            assert humans[0].user_id is not None
+            self.host_id = humans[0].user_id
         return True
 
     def start_game(self) -> None:
@@ -409,6 +461,7 @@ class GameSession:
         if turn_move:
             self.serial += 1
             self._after_state_change()
+        self._watch_for_forgotten_uno()
         self.request_table_update()
 
     def _after_state_change(self) -> None:
@@ -428,7 +481,73 @@ class GameSession:
 
     def _restart_turn_timer(self) -> None:
         self._cancel(self._turn_task)
-        self._turn_task = self.manager.spawn(self._turn_timer(self.serial), f"turn-{self.id}")
+        assert self.game is not None
+        if self.is_ai(self.game.current_player):
+            turn = self._ai_turn(self.serial)
+        else:
+            turn = self._turn_timer(self.serial)
+        self._turn_task = self.manager.spawn(turn, f"turn-{self.id}")
+
+    def _strategy(self, player: str) -> Strategy:
+        seat = next((s for s in self.seats if s.player_id == player), None)
+        difficulty: Difficulty = seat.ai if seat is not None and seat.ai else "normal"
+        return strategy_for(difficulty, self.manager.settings.ai_catch_rate)
+
+    def _play_for(self, player: str, strategy: Strategy) -> list[ev.Event]:
+        """Let ``strategy`` make ``player``'s decision (UNO calls and catches come first)."""
+        assert self.game is not None
+        events: list[ev.Event] = []
+        for _ in range(4):
+            move = strategy.choose_move(self.game.view_for(player), self.ai_rng)
+            events += self.game.apply(player, move)
+            if not isinstance(move, CallUno | Catch):
+                break
+        return events
+
+    async def _ai_turn(self, serial: int) -> None:
+        delay = self.manager.settings.ai_delay
+        if delay:
+            await asyncio.sleep(delay)
+        async with self.lock:
+            game = self.game
+            if self.closed or game is None or serial != self.serial or game.phase in TERMINAL:
+                return
+            player = game.current_player
+            assert player is not None
+            try:
+                events = self._play_for(player, self._strategy(player))
+            except (IllegalMove, ValueError):
+                # A strategy bug must never stall the table: fall back to the timeout move.
+                log.exception("session %s: computer player %s failed", self.id, player)
+                events = game.auto_play(player)
+            self._record(events, player, turn_move=True)
+            await self.manager.persist(self)
+
+    def _watch_for_forgotten_uno(self) -> None:
+        game = self.game
+        if game is None or not any(self.is_ai(p) for p in game.players):
+            return
+        target = game.catchable()
+        if target is not None and not self.is_ai(target):
+            self.manager.spawn(self._ai_catch(target), f"catch-{self.id}")
+
+    async def _ai_catch(self, target: str) -> None:
+        # Faster than an AI's own turn, so a human can be caught before the window closes.
+        delay = self.manager.settings.ai_delay / 2
+        if delay:
+            await asyncio.sleep(delay)
+        async with self.lock:
+            game = self.game
+            if self.closed or game is None or game.catchable() != target:
+                return
+            for player in [p for p in game.players if self.is_ai(p)]:
+                catch = wants_to_catch(
+                    game.view_for(player), self.ai_rng, self.manager.settings.ai_catch_rate
+                )
+                if catch is not None:
+                    self._record(game.apply(player, catch), player, turn_move=False)
+                    await self.manager.persist(self)
+                    return
 
     async def _turn_timer(self, serial: int) -> None:
         await asyncio.sleep(self.turn_timeout)
@@ -438,7 +557,10 @@ class GameSession:
                 return
             player = game.current_player
             assert player is not None
-            events = game.auto_play(player)
+            if self.ai_takeover:
+                events = self._play_for(player, strategy_for("normal", 0.0))
+            else:
+                events = game.auto_play(player)
             count = self.timeouts_in_row.get(player, 0) + 1
             self.log.append(f"⏰ {self.name(player)} ran out of time.")
             if count >= TIMEOUTS_BEFORE_REMOVAL and game.phase not in TERMINAL:
@@ -477,6 +599,9 @@ class GameSession:
         """Take a player out of the running game (leave, kick); the engine decides the rest."""
         assert self.game is not None
         events = self.game.remove_player(player, reason)
+        if not self.humans_in_game and self.game.phase is not Phase.ABANDONED:
+            for ai in list(self.game.players)[:-1]:
+                events += self.game.remove_player(ai, "left: no people are playing any more")
         self._record(events, None, turn_move=True)
         await self.manager.persist(self)
 
@@ -570,7 +695,7 @@ class SessionManager:
     ) -> GameSession:
         """A new lobby in the interaction's channel, hosted by the user."""
         assert interaction.channel_id is not None
-        host = Seat(interaction.user.id, interaction.user.display_name)
+        host = Seat.human(interaction.user)
         session = GameSession(
             self,
             self.new_id(),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
+from bot.ai import Difficulty
 from bot.engine import RuleSet
 from bot.engine.rules import Edition, Scoring
 from bot.sessions import GameSession, can_moderate, reply
@@ -46,6 +48,16 @@ CLASSIC_RULES_TEXT = (
 )
 
 
+@dataclass(frozen=True)
+class LobbyOptions:
+    """Start options that shape the lobby rather than the rules."""
+
+    turn_timeout: int | None
+    ai: int
+    ai_difficulty: Difficulty
+    ai_takeover: bool
+
+
 class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
     """The /uno command group; every command delegates to the channel's session."""
 
@@ -77,6 +89,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         draw_until_playable="Keep drawing until you get a playable card",
         forced_play="A playable drawn card is played automatically",
         turn_timeout="Seconds per turn before the bot plays for you (default 60)",
+        ai="Computer players to seat right away (0 to 9)",
+        ai_difficulty="How well the computer players play (default normal)",
+        ai_takeover="A timed-out player is played by the normal AI instead of just drawing",
     )
     async def flip_start(
         self,
@@ -88,11 +103,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         draw_until_playable: bool = False,
         forced_play: bool = False,
         turn_timeout: app_commands.Range[int, 15, 600] | None = None,
+        ai: app_commands.Range[int, 0, 9] = 0,
+        ai_difficulty: Difficulty = "normal",
+        ai_takeover: bool = False,
     ) -> None:
         """Open an UNO Flip lobby."""
         await self._start(
             interaction,
-            turn_timeout,
+            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover),
             variant="flip",
             target=target,
             scoring=scoring,
@@ -114,6 +132,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         forced_play="A playable drawn card is played automatically",
         edition="The 112-card deck: adds Shuffle Hands or Swap Hands and 3 customizable wilds",
         turn_timeout="Seconds per turn before the bot plays for you (default 60)",
+        ai="Computer players to seat right away (0 to 9)",
+        ai_difficulty="How well the computer players play (default normal)",
+        ai_takeover="A timed-out player is played by the normal AI instead of just drawing",
     )
     async def classic_start(
         self,
@@ -128,11 +149,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         forced_play: bool = False,
         edition: Edition = "standard",
         turn_timeout: app_commands.Range[int, 15, 600] | None = None,
+        ai: app_commands.Range[int, 0, 9] = 0,
+        ai_difficulty: Difficulty = "normal",
+        ai_takeover: bool = False,
     ) -> None:
         """Open a classic UNO lobby."""
         await self._start(
             interaction,
-            turn_timeout,
+            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover),
             variant="classic",
             target=target,
             scoring=scoring,
@@ -145,9 +169,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             edition=edition,
         )
 
-    async def _start(
-        self, interaction: Interaction, turn_timeout: int | None, **options: Any
-    ) -> None:
+    async def _start(self, interaction: Interaction, lobby: LobbyOptions, **options: Any) -> None:
         if interaction.channel_id is None or interaction.guild_id is None:
             await reply(interaction, "Start a game in a server channel.")
             return
@@ -161,8 +183,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             reason = exc.errors()[0]["msg"].removeprefix("Value error, ")
             await reply(interaction, f"Those settings do not work together: {reason}.")
             return
-        timeout = turn_timeout or self.bot.settings.turn_timeout
+        timeout = lobby.turn_timeout or self.bot.settings.turn_timeout
         session = self.sessions.open_lobby(interaction, rules, timeout)
+        session.ai_difficulty = lobby.ai_difficulty
+        session.ai_takeover = lobby.ai_takeover
+        for _ in range(lobby.ai):
+            session.add_ai(lobby.ai_difficulty)
         async with session.lock:
             shown = session.render_public()
             response = await interaction.response.send_message(embed=shown.embed, view=shown.view)

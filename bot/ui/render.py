@@ -157,7 +157,10 @@ def lobby_message(session: GameSession) -> Rendered:
     )
     embed.add_field(name=f"Players ({len(session.seats)}/10)", value=players or "nobody yet")
     embed.add_field(name="Rules", value=rules_summary(session), inline=False)
-    embed.set_footer(text="Join, then the host presses Start (2 to 10 players).")
+    embed.set_footer(
+        text="Join, then the host presses Start (2 to 10 players). "
+        f"Add AI seats a {session.ai_difficulty} computer player."
+    )
     gid = session.id
     buttons = [
         UnoButton(f"uno:l:{gid}:join", "Join", discord.ButtonStyle.success),
@@ -169,7 +172,12 @@ def lobby_message(session: GameSession) -> Rendered:
             disabled=len(session.seats) < 2,
         ),
         UnoButton(f"uno:l:{gid}:cancel", "Cancel", discord.ButtonStyle.danger),
+        UnoButton(f"uno:l:{gid}:addai", "Add AI", discord.ButtonStyle.secondary, "🤖", row=1),
     ]
+    if any(seat.ai for seat in session.seats):
+        buttons.append(
+            UnoButton(f"uno:l:{gid}:dropai", "Remove AI", discord.ButtonStyle.secondary, row=1)
+        )
     return Rendered(None, embed, button_view(buttons))
 
 
@@ -185,7 +193,8 @@ def rules_summary(session: GameSession) -> str:
         ("UNO Flip" if rules.variant == "flip" else "Classic UNO")
         + (f" ({rules.edition.replace('_', ' ')} edition)" if rules.edition != "standard" else ""),
         f"Play to {rules.target} points, {rules.scoring} scoring.",
-        f"Turn timer: {session.turn_timeout} s.",
+        f"Turn timer: {session.turn_timeout} s"
+        + (", then the AI plays for you." if session.ai_takeover else "."),
     ]
     house = [
         label
@@ -254,7 +263,7 @@ def table_message(session: GameSession, view: PlayerView) -> Rendered:
         embed.add_field(name="Last events", value=truncate("\n".join(session.log)), inline=False)
     embed.set_footer(text="Press Hand to see your cards. Only you can see your hand.")
     content = None
-    if view.current_player is not None:
+    if view.current_player is not None and not session.is_ai(view.current_player):
         content = f"<@{view.current_player}>, it's your turn."
     gid = session.id
     buttons = [

@@ -23,6 +23,7 @@ def make_settings(tmp_path: Any, **overrides: Any) -> Settings:
         "db_path": tmp_path / "uno.db",
         "table_edit_interval": 0.0,
         "next_round_delay": 600,
+        "ai_delay": 0.0,
     }
     values.update(overrides)
     return Settings(**values)

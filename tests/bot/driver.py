@@ -141,6 +141,9 @@ class Table:
         hand = await self.hand(player)
         while game.current_player == player and game.phase not in TERMINAL:
             choices = [b for b in buttons(hand) if not b.disabled and b.code[:1] not in "rgut"]
+            if not choices:  # the hand was rendered before others moved: refresh it
+                await self.actor(player).click(hand, label="Refresh")
+                continue
             plays = [b for b in choices if b.code.startswith(("p", "c", "s", "a", "x"))]
             pick = rng.choice(plays or choices)
             await self.actor(player).click(hand, custom_id=pick.custom_id)

@@ -13,7 +13,7 @@ async def test_start_opens_a_public_lobby_with_the_four_buttons(world: World) ->
     anna = world.members[0]
     await anna.slash(world.channel, "uno flip start")
     lobby = world.channel.last_message
-    assert labels(lobby) == ["Join", "Leave", "Start", "Cancel"]
+    assert labels(lobby) == ["Join", "Leave", "Start", "Cancel", "Add AI"]
     assert "anna (host)" in embed_text(lobby)
     assert "UNO Flip lobby" in embed_text(lobby)
 

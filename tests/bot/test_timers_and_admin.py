@@ -37,7 +37,7 @@ async def test_timeout_accepts_a_pending_penalty(world: World) -> None:
     await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label.endswith("Four")))
     assert table.game.phase is Phase.CHOOSE_COLOR
     await world.env.advance_time(61)  # Anna's colour is chosen for her
-    assert table.game.phase is Phase.PENALTY
+    assert table.game.phase in (Phase.PENALTY,)
     await world.env.advance_time(61)  # Ben accepts
     assert len(table.game.hands[1]) == 7
 

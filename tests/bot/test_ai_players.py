@@ -1,0 +1,113 @@
+"""Computer players at the table: seating, playing, catching, delays and takeover."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import Phase
+
+from .conftest import World
+from .driver import TERMINAL, Table, buttons, embed_text, labels, rig
+
+
+async def test_start_option_seats_computer_players(world: World) -> None:
+    """/uno flip start ai:3 seats three clearly named computer players."""
+    await world.members[0].slash(world.channel, "uno flip start", ai=3, ai_difficulty="hard")
+    text = embed_text(world.channel.last_message)
+    assert "Players (4/10)" in text
+    assert "AI Anna (hard)" in text and "AI Cara (hard)" in text
+
+
+async def test_add_ai_button_is_for_the_host(world: World) -> None:
+    """Add AI seats a computer player for the host and is refused to others."""
+    table = Table(world, 2)
+    await table.open()
+    refused = await world.members[1].click(table.public, label="Add AI")
+    assert "Only the host" in refused.response.content
+    await world.members[0].click(table.public, label="Add AI")
+    assert "AI Anna (normal)" in embed_text(table.public)
+    assert "Remove AI" in labels(table.public)
+    await world.members[0].click(table.public, label="Remove AI")
+    assert "AI Anna" not in embed_text(table.public)
+
+
+async def test_ai_seats_count_toward_ten(world: World) -> None:
+    """Computer players take seats: nine AIs and the host fill the table."""
+    await world.members[0].slash(world.channel, "uno classic start", ai=9)
+    refused = await world.members[1].click(world.channel.last_message, label="Join")
+    assert "full" in refused.response.content
+
+
+@pytest.mark.parametrize("command", ["uno flip start", "uno classic start"])
+async def test_one_human_and_three_ais_play_to_the_end(world: World, command: str) -> None:
+    """A person and three computer players finish a whole match through the simulator."""
+    table = Table(world, 1)
+    await table.open(command, ai=3, ai_difficulty="hard", target=100)
+    await table.players[0].click(table.public, label="Start")
+    rng = random.Random(7)
+    for _ in range(400):
+        game = table.game
+        if game.phase is Phase.MATCH_OVER:
+            break
+        if game.phase is Phase.ROUND_OVER:
+            await table.players[0].click(table.public, label="Next round")
+        elif not table.session.is_ai(game.current_player):
+            await table.play_turn(rng)
+        else:
+            await world.env.settle()
+    assert table.game.phase is Phase.MATCH_OVER
+    assert "wins the game" in embed_text(table.public)
+
+
+async def test_ai_waits_for_its_delay(world: World) -> None:
+    """A computer player moves only after the configured delay."""
+    world.bot.settings.ai_delay = 10.0
+    table = Table(world, 1)
+    await table.open("uno classic start", ai=1)
+    await table.players[0].click(table.public, label="Start")
+    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
+    anna = table.game.players[0]
+    hand = await table.hand(anna)
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    await world.env.advance_time(9)
+    assert table.game.current_player == table.game.players[1]
+    await world.env.advance_time(2)
+    assert table.game.current_player == table.game.players[0]
+
+
+async def test_ai_stops_when_the_game_ends(world: World) -> None:
+    """After /uno end no computer player moves any more."""
+    world.bot.settings.ai_delay = 10.0
+    table = Table(world, 1)
+    await table.open("uno classic start", ai=2)
+    await table.players[0].click(table.public, label="Start")
+    before = table.game.to_dict()
+    await table.players[0].slash(world.channel, "uno end")
+    await world.env.advance_time(60)
+    assert table.game.to_dict() == before
+
+
+async def test_ai_catches_a_forgotten_uno(world: World) -> None:
+    """A computer player catches a person who forgot UNO (catch rate 1 here)."""
+    world.bot.settings.ai_catch_rate = 1.0
+    table = Table(world, 2)
+    await table.open("uno classic start", ai=1)
+    await table.players[0].click(table.public, label="Start")
+    rig(table, ["R5 R6", "G1 G2 G3", "Y1 Y2 Y3"], top="R3", current=0)
+    anna = table.game.players[0]
+    hand = await table.hand(anna)
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
+    assert len(table.game.hands[0]) == 3
+    assert "caught anna without UNO" in embed_text(table.public)
+
+
+async def test_timeout_takeover_plays_a_card_instead_of_drawing(world: World) -> None:
+    """With ai_takeover a timed-out player's turn is played by the normal AI."""
+    table = Table(world, 2)
+    await table.start("uno classic start", ai_takeover=True)
+    rig(table, ["R5 R6 R7", "G1 G2 G3"], top="R3", current=0)
+    await world.env.advance_time(61)
+    assert len(table.game.hands[0]) == 2
+    assert table.game.phase not in TERMINAL
