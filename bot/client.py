@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import discord
 from discord.ext import commands
 
 from .config import Settings
 from .sessions import SessionManager
+from .store import Store
 from .ui.render import UnoButton
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.uno",)
+EXTENSIONS = ("cogs.uno", "cogs.leaderboard")
 
 
 class UnoBot(commands.AutoShardedBot):
@@ -30,9 +32,22 @@ class UnoBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.sessions = SessionManager(self)
+        self._store: Store | None = None
+
+    @property
+    def store(self) -> Store:
+        """The SQLite store, open from setup_hook until close."""
+        if self._store is None:
+            raise RuntimeError("the store is not open (setup_hook has not run)")
+        return self._store
 
     async def setup_hook(self) -> None:
-        """Load the cogs, register the buttons of every old message, sync the commands."""
+        """Open the store, restore live games, load the cogs, register old buttons, sync."""
+        db_path = Path(self.settings.db_path)
+        if str(db_path) != ":memory:":
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+        self._store = await Store.open(db_path)
+        log.info("store open at %s", db_path)
         self.add_dynamic_items(UnoButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -61,3 +76,6 @@ class UnoBot(commands.AutoShardedBot):
         """Answer the clicks in flight, stop the timers, then disconnect."""
         await self.sessions.shutdown()
         await super().close()
+        if self._store is not None:
+            await self._store.close()
+            self._store = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -19,6 +19,26 @@ log = logging.getLogger(__name__)
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Executed:
+    """What a write statement did: rows changed and the last inserted row id."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
+async def execute(
+    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+) -> Executed:
+    """Run one statement and close its cursor at once.
+
+    An unclosed cursor (a PRAGMA's unread result row, say) keeps its statement "in progress",
+    which makes the next COMMIT fail; relying on garbage collection to close it is not safe.
+    """
+    async with connection.execute(sql, params) as cursor:
+        return Executed(cursor.rowcount, cursor.lastrowid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +107,10 @@ class Database:
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         connection.row_factory = sqlite3.Row
         try:
-            await connection.execute(f"PRAGMA busy_timeout = {int(settings.busy_timeout_ms)}")
-            await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute(f"PRAGMA synchronous = {settings.synchronous}")
+            await execute(connection, f"PRAGMA busy_timeout = {int(settings.busy_timeout_ms)}")
+            await execute(connection, "PRAGMA journal_mode = WAL")
+            await execute(connection, "PRAGMA foreign_keys = ON")
+            await execute(connection, f"PRAGMA synchronous = {settings.synchronous}")
         except BaseException:
             await connection.close()
             raise
@@ -133,13 +153,13 @@ class Database:
                 try:
                     if begin is None:
                         return await work(connection)
-                    await connection.execute(begin)
+                    await execute(connection, begin)
                     try:
                         result = await work(connection)
-                        await connection.execute("COMMIT")
+                        await execute(connection, "COMMIT")
                     except BaseException:
                         if connection.in_transaction:
-                            await connection.execute("ROLLBACK")
+                            await execute(connection, "ROLLBACK")
                         raise
                     return result
                 except sqlite3.OperationalError as error:

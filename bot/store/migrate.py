@@ -10,6 +10,7 @@ from importlib import resources
 
 import aiosqlite
 
+from .connection import execute
 from .errors import SchemaTooNewError
 
 _FILE_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -63,9 +64,10 @@ LATEST_VERSION = len(load_migrations())
 
 async def schema_version(connection: aiosqlite.Connection) -> int:
     """The version the database is at; 0 for an empty database."""
-    await connection.execute(
+    await execute(
+        connection,
         "CREATE TABLE IF NOT EXISTS schema_version ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
     )
     async with connection.execute("SELECT MAX(version) FROM schema_version") as cursor:
         row = await cursor.fetchone()
@@ -87,21 +89,22 @@ async def migrate(connection: aiosqlite.Connection, target: int | None = None) -
             f"database schema is version {current}; this bot knows up to {len(migrations)}"
         )
     for migration in migrations[current:target]:
-        await connection.execute("BEGIN IMMEDIATE")
+        await execute(connection, "BEGIN IMMEDIATE")
         try:
             # Another process may have migrated while we waited for the write lock.
             if await schema_version(connection) >= migration.version:
-                await connection.execute("ROLLBACK")
+                await execute(connection, "ROLLBACK")
                 continue
             for statement in migration.statements():
-                await connection.execute(statement)
-            await connection.execute(
+                await execute(connection, statement)
+            await execute(
+                connection,
                 "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.name, int(time.time() * 1000)),
             )
-            await connection.execute("COMMIT")
+            await execute(connection, "COMMIT")
         except BaseException:
             if connection.in_transaction:
-                await connection.execute("ROLLBACK")
+                await execute(connection, "ROLLBACK")
             raise
     return await schema_version(connection)

@@ -9,6 +9,10 @@ from typing import Any, TypeVar
 import aiosqlite
 from pydantic import BaseModel
 
+from ..connection import Executed, execute
+
+__all__ = ["Executed", "execute", "fetch_all", "fetch_one", "from_row", "now_ms"]
+
 GLOBAL_SCOPE = 0
 M = TypeVar("M", bound=BaseModel)
 

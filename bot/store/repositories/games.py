@@ -10,7 +10,7 @@ from ..connection import Database
 from ..errors import GameNotFoundError, GameNotLiveError
 from ..models import GameRecord, RoundRecord, Variant
 from ._load import load_games
-from ._sql import fetch_all, fetch_one, now_ms, totals_keys
+from ._sql import execute, fetch_all, fetch_one, now_ms, totals_keys
 from .snapshots import write_snapshot
 
 _UPSERT_PLAYER = """
@@ -61,12 +61,14 @@ async def _finish(
     if seated is None:
         raise ValueError(f"player {winner_id} is not seated in game {game_id}")
     now = now_ms()
-    await connection.execute(
+    await execute(
+        connection,
         "UPDATE games SET status = 'finished', winner_id = ?, finished_at = ?, updated_at = ?"
         " WHERE id = ?",
         (winner_id, now, now, game_id),
     )
-    await connection.execute(
+    await execute(
+        connection,
         "INSERT INTO match_results (game_id, player_id, final_points, rounds_won, won)"
         " SELECT game_id, player_id, total_points, rounds_won, player_id = ?"
         " FROM game_players WHERE game_id = ?",
@@ -76,7 +78,7 @@ async def _finish(
         _ADD_MATCH_WON,
         [(scope, variant, winner_id) for scope, variant in totals_keys(*_guild_and_variant(game))],
     )
-    await connection.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+    await execute(connection, "DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
 
 def _guild_and_variant(game: aiosqlite.Row) -> tuple[int, str]:
@@ -106,7 +108,8 @@ class GameRepository:
             await connection.executemany(
                 _UPSERT_PLAYER, [(player_id, name, now) for player_id, name in players]
             )
-            cursor = await connection.execute(
+            cursor = await execute(
+                connection,
                 "INSERT INTO games (guild_id, channel_id, variant, rules_json, created_at,"
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, variant, rules_json, now, now),
@@ -125,7 +128,7 @@ class GameRepository:
         """Store a player's current display name."""
 
         async def work(connection: aiosqlite.Connection) -> None:
-            await connection.execute(_UPSERT_PLAYER, (player_id, display_name, now_ms()))
+            await execute(connection, _UPSERT_PLAYER, (player_id, display_name, now_ms()))
 
         await self._database.statement(work)
 
@@ -189,7 +192,8 @@ class GameRepository:
         strangers = [s.player_id for s in round_record.scores if s.player_id not in seats]
         if strangers:
             raise ValueError(f"players {strangers} are not seated in game {game_id}")
-        cursor = await connection.execute(
+        cursor = await execute(
+            connection,
             "INSERT INTO rounds (game_id, round_no, winner_id, side, scoring, recorded_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (
@@ -231,8 +235,8 @@ class GameRepository:
                 for scope, variant in totals_keys(*_guild_and_variant(game))
             ],
         )
-        await connection.execute(
-            "UPDATE games SET updated_at = ? WHERE id = ?", (now_ms(), game_id)
+        await execute(
+            connection, "UPDATE games SET updated_at = ? WHERE id = ?", (now_ms(), game_id)
         )
 
     async def finish_game(self, game_id: int, winner_id: int) -> bool:
@@ -256,7 +260,8 @@ class GameRepository:
 
         async def work(connection: aiosqlite.Connection) -> bool:
             now = now_ms()
-            cursor = await connection.execute(
+            cursor = await execute(
+                connection,
                 "UPDATE games SET status = 'abandoned', finished_at = ?, updated_at = ?"
                 " WHERE id = ? AND status = 'live'",
                 (now, now, game_id),
@@ -265,7 +270,7 @@ class GameRepository:
                 if await fetch_one(connection, "SELECT 1 FROM games WHERE id = ?", (game_id,)):
                     return False
                 raise GameNotFoundError(f"no game {game_id}")
-            await connection.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+            await execute(connection, "DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             return True
 
         return await self._database.write(work)

@@ -7,7 +7,7 @@ import aiosqlite
 from ..connection import Database
 from ..models import LiveGame, from_millis
 from ._load import load_games
-from ._sql import fetch_all, now_ms
+from ._sql import execute, fetch_all, now_ms
 
 _SAVE = """
 INSERT INTO snapshots (game_id, state_json, ui_json, updated_at)
@@ -23,7 +23,7 @@ async def write_snapshot(
     connection: aiosqlite.Connection, game_id: int, state_json: str, ui_json: str
 ) -> bool:
     """Upsert the snapshot of a live game inside the caller's transaction; False if not live."""
-    cursor = await connection.execute(_SAVE, (state_json, ui_json, now_ms(), game_id))
+    cursor = await execute(connection, _SAVE, (state_json, ui_json, now_ms(), game_id))
     return cursor.rowcount > 0
 
 
