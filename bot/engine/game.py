@@ -96,7 +96,9 @@ class Game:
         "_faces",
         "_legal_cache",
         "_names",
+        "_play_moves",
         "_seat",
+        "_turn_started",
         "after_color",
         "color",
         "current",
@@ -167,6 +169,9 @@ class Game:
             tuple(card.face(Side.LIGHT) for card in self.deck),
             tuple(card.face(Side.DARK) for card in self.deck),
         )
+        # One shared PlayCard per card: building legal moves is the hot path, and a move taken
+        # from legal_moves is then found again by identity in apply.
+        self._play_moves = tuple(PlayCard(card) for card in range(len(self.deck)))
         self._names: dict[str, str] = {}
         self._reindex()
 
@@ -205,6 +210,8 @@ class Game:
     def _reindex(self) -> None:
         self._seat = {player: seat for seat, player in enumerate(self.players)}
         self._legal_cache: tuple[int, list[Move]] | None = None
+        # Events are immutable values, so the commonest one is built once per seat.
+        self._turn_started = tuple(ev.TurnStarted(player) for player in self.players)
 
     def _choose_first_dealer(self, events: list[ev.Event]) -> int:
         # Everyone draws; the highest light-side number deals (symbols count 0); ties draw again.
@@ -292,24 +299,25 @@ class Game:
         moves: list[Move] = []
         phase = self.phase
         hand = self.hands[seat]
+        play = self._play_moves
         if seat == self.current:
             if phase is Phase.PLAY:
-                moves = [PlayCard(c) for c in hand if self.is_playable(c)]
+                moves = [play[c] for c in self._playable_cards(hand)]
                 moves.append(DRAW)
             elif phase is Phase.DRAWN:
                 assert self.drawn_card is not None
-                moves = [PlayCard(self.drawn_card), PASS]
+                moves = [play[self.drawn_card], PASS]
             elif phase is Phase.CHOOSE_COLOR:
                 moves = [ChooseColor(color) for color in COLORS_BY_SIDE[self.side]]
             elif phase is Phase.PENALTY:
-                moves = [PlayCard(c) for c in hand if self._stacks(c)]
+                moves = [play[c] for c in hand if self._stacks(c)]
                 moves.append(ACCEPT)
                 if self.penalty_challengeable:
                     moves.append(CHALLENGE)
             elif phase is Phase.SWAP_TARGET:
                 moves = [SwapWith(p) for s, p in enumerate(self.players) if s != seat]
         elif phase is Phase.PLAY and self.rules.jump_in:
-            moves = [PlayCard(c) for c in hand if self._identical_to_top(c)]
+            moves = [play[c] for c in hand if self._identical_to_top(c)]
         if len(hand) <= 2 and not self.uno_declared[seat]:
             moves.append(CALL_UNO)
         exposed = self.uno_exposed
@@ -317,6 +325,29 @@ class Game:
             moves.append(Catch(self.players[exposed]))
         self._legal_cache = (seat, moves)
         return moves
+
+    def _playable_cards(self, hand: list[int]) -> list[int]:
+        # is_playable over a whole hand with the lookups hoisted: the engine's hottest loop.
+        faces = self._faces[self.side]
+        color = self.color
+        top = faces[self.discard[-1]]
+        kind, number = top.kind, top.number
+        return [
+            card
+            for card in hand
+            if (face := faces[card]).color is None
+            or face.color is color
+            or (face.kind is kind and face.number == number)
+        ]
+
+    def _is_legal(self, seat: int, move: Move) -> bool:
+        legal = self._legal(seat)
+        # A move taken from legal_moves is one of the cached instances: an identity scan is
+        # much cheaper than the dataclass __eq__ that ``in`` calls on every other move.
+        for candidate in legal:
+            if candidate is move:
+                return True
+        return move in legal
 
     def _stacks(self, card: int) -> bool:
         if not self.rules.stacking or self.penalty_kind is Kind.WILD_DRAW_COLOR:
@@ -339,7 +370,7 @@ class Game:
     def apply(self, player: str, move: Move) -> list[ev.Event]:
         """Apply ``move`` for ``player`` and return what happened; IllegalMove leaves no trace."""
         seat = self.seat_of(player)
-        if self.phase in TERMINAL_PHASES or move not in self._legal(seat):
+        if self.phase in TERMINAL_PHASES or not self._is_legal(seat, move):
             raise IllegalMove(self._explain(seat, move))
         self._legal_cache = None
         out: list[ev.Event] = []
@@ -389,7 +420,7 @@ class Game:
         self.current = seat
         self.phase = Phase.PLAY
         self.drawn_card = None
-        out.append(ev.TurnStarted(self.players[seat]))
+        out.append(self._turn_started[seat])
 
     def _skip_next(self, seat: int, out: list[ev.Event]) -> None:
         victim = self._next(seat)
@@ -497,7 +528,7 @@ class Game:
     def _start_penalty(self, victim: int, out: list[ev.Event]) -> None:
         self.current = victim
         self.phase = Phase.PENALTY
-        out.append(ev.TurnStarted(self.players[victim]))
+        out.append(self._turn_started[victim])
 
     def _ask_color(self, then: AfterColor) -> None:
         self.phase = Phase.CHOOSE_COLOR
