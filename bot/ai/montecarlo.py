@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import count
 
 from bot.engine.cards import COLORS_BY_SIDE, Face
 from bot.engine.game import TERMINAL_PHASES, Game, Phase
@@ -140,14 +139,16 @@ def best_by_rollouts(
 
     Every candidate is tried on the same determinizations (common random numbers), so the
     comparison is not drowned by the luck of the deal. The loop stops at ``max_rollouts`` in
-    total or at ``deadline`` on ``clock``, whichever comes first.
+    total or before ``deadline`` on ``clock``, whichever comes first; with neither it would
+    never stop, so callers always pass one.
     """
     totals = [0.0] * len(candidates)
     runs = 0
-    for _ in count():
-        if max_rollouts is not None and runs + len(candidates) > max_rollouts:
-            break
-        if deadline is not None and clock() >= deadline:
+    # Stop early enough that one more round of rollouts would not overrun the deadline.
+    last_round = 0.0
+    while max_rollouts is None or runs + len(candidates) <= max_rollouts:
+        started = clock() if deadline is not None else 0.0
+        if deadline is not None and started + last_round >= deadline:
             break
         seed = rng.getrandbits(32)
         for index, move in enumerate(candidates):
@@ -155,6 +156,8 @@ def best_by_rollouts(
             game.apply(view.player, move)
             totals[index] += rollout_value(game, view.player)
         runs += len(candidates)
+        if deadline is not None:
+            last_round = clock() - started
     best = max(range(len(candidates)), key=lambda i: totals[i])
     return candidates[best], runs
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from bot.ai import HardStrategy, NormalStrategy
@@ -76,14 +77,14 @@ def test_rollouts_stop_at_the_rollout_cap() -> None:
     assert runs == 10 // len(plays) * len(plays)
 
 
-def test_rollouts_stop_at_the_deadline() -> None:
-    """A fake clock past the deadline after two checks stops the loop after two rounds."""
+def test_rollouts_stop_before_the_deadline() -> None:
+    """A clock ticking once per call: two rounds fit before the deadline, a third would not."""
     game = setup({"me": "R2 R9 G4", "b": "G1 G2", "c": "Y1 Y2 Y3"}, "R5")
     view = game.view_for("me")
     plays = [m for m in view.legal_moves if isinstance(m, PlayCard)]
-    ticks = iter([0.0, 0.0, 1.0])
+    ticks = itertools.count()
     _, runs = best_by_rollouts(
-        view, plays, random.Random(1), max_rollouts=None, deadline=0.5, clock=lambda: next(ticks)
+        view, plays, random.Random(1), max_rollouts=None, deadline=5, clock=lambda: next(ticks)
     )
     assert runs == 2 * len(plays)
 
