@@ -6,7 +6,7 @@ Open once in the bot's setup hook and close on shutdown::
     game = await store.games.create_game(guild_id, channel_id, "flip", rules.model_dump_json(),
                                          [(anna_id, "Anna"), (ben_id, "Ben")])
     await store.snapshots.save_snapshot(game.id, engine.model_dump_json(), ui_json)  # each move
-    record = RoundRecord.from_engine(result, rules.scoring, engine.match_winner)
+    record = RoundRecord.from_engine(result, rules.scoring, engine.match_winner)  # "ai3" -> -3
     await store.games.record_round(game.id, record, snapshot=(state_json, ui_json))
     for live in await store.snapshots.load_live_games():   # at start-up
         ...
@@ -19,6 +19,10 @@ Every method is one coroutine and one transaction (all or nothing). record_round
 for a round number already recorded (a retry or double click), finish_game/abandon_game return
 False for a game that is no longer live. A database that stays locked through every retry
 raises StoreBusyError; nothing is ever dropped without an exception.
+
+Player ids are Discord user ids; a computer player "aiN" is stored as -N (store_player_id) with
+its table name ("AI Cara (hard)"). Its rounds are recorded like anyone's, but it never gets
+leaderboard totals, a rank or stats.
 """
 
 from .connection import ConnectionSettings, RetryPolicy
@@ -39,6 +43,8 @@ from .models import (
     PlayerStats,
     RoundRecord,
     RoundScore,
+    is_computer,
+    store_player_id,
 )
 from .store import Store
 
@@ -60,4 +66,6 @@ __all__ = [
     "Store",
     "StoreBusyError",
     "StoreError",
+    "is_computer",
+    "store_player_id",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -24,6 +25,28 @@ Side = Literal["light", "dark"]
 GameStatus = Literal["live", "finished", "abandoned"]
 Scope = Literal["guild", "global"]
 SortKey = Literal["points", "matches_won", "rounds_won"]
+
+
+_AI_PLAYER = re.compile(r"ai([1-9][0-9]*)")
+
+
+def store_player_id(engine_id: str) -> int:
+    """The store's id of an engine player: a Discord id as is, computer player "aiN" as -N.
+
+    Negative ids cannot clash with Discord ids; the store records their rounds but keeps them
+    off every leaderboard, rank and stats.
+    """
+    if engine_id.isdigit():
+        return int(engine_id)
+    ai = _AI_PLAYER.fullmatch(engine_id)
+    if ai is None:
+        raise ValueError(f"not a Discord id or computer player: {engine_id!r}")
+    return -int(ai[1])
+
+
+def is_computer(player_id: int) -> bool:
+    """Whether a store player id belongs to a computer player."""
+    return player_id < 0
 
 
 def from_millis(millis: int) -> datetime:
@@ -85,7 +108,7 @@ class RoundScore(_Frozen):
 
 
 class RoundRecord(_Frozen):
-    """A scored round as the engine reports it, keyed by Discord user id.
+    """A scored round as the engine reports it, keyed by store player id (see store_player_id).
 
     Standard scoring: the winner's ``points_awarded`` is the sum of the other hands, everyone
     else is awarded 0. Alternative scoring: every player is awarded the points left in their
@@ -112,21 +135,21 @@ class RoundRecord(_Frozen):
     def from_engine(
         cls, result: RoundResult, scoring: Scoring, match_winner: str | None = None
     ) -> RoundRecord:
-        """Build from the engine's RoundResult, whose player ids are Discord ids as strings."""
+        """Build from the engine's RoundResult (Discord ids as strings, computer players "aiN")."""
         return cls(
             round_no=result.round_no,
-            winner_id=int(result.winner),
+            winner_id=store_player_id(result.winner),
             side="dark" if result.side is EngineSide.DARK else "light",
             scoring=scoring,
             scores=[
                 RoundScore(
-                    player_id=int(player),
+                    player_id=store_player_id(player),
                     hand_points=points,
                     points_awarded=result.awarded.get(player, 0),
                 )
                 for player, points in result.hand_points.items()
             ],
-            match_winner_id=None if match_winner is None else int(match_winner),
+            match_winner_id=None if match_winner is None else store_player_id(match_winner),
         )
 
     @field_validator("scores")

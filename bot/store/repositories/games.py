@@ -8,7 +8,7 @@ import aiosqlite
 
 from ..connection import Database
 from ..errors import GameNotFoundError, GameNotLiveError
-from ..models import GameRecord, RoundRecord, Variant
+from ..models import GameRecord, RoundRecord, Variant, is_computer
 from ._load import load_games
 from ._sql import execute, fetch_all, fetch_one, now_ms, totals_keys
 from .snapshots import write_snapshot
@@ -74,10 +74,14 @@ async def _finish(
         " FROM game_players WHERE game_id = ?",
         (winner_id, game_id),
     )
-    await connection.executemany(
-        _ADD_MATCH_WON,
-        [(scope, variant, winner_id) for scope, variant in totals_keys(*_guild_and_variant(game))],
-    )
+    if not is_computer(winner_id):  # computer players stay off the leaderboards
+        await connection.executemany(
+            _ADD_MATCH_WON,
+            [
+                (scope, variant, winner_id)
+                for scope, variant in totals_keys(*_guild_and_variant(game))
+            ],
+        )
     await execute(connection, "DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
 
@@ -99,7 +103,10 @@ class GameRepository:
         rules_json: str,
         players: Sequence[tuple[int, str]],
     ) -> GameRecord:
-        """Create a live game seating ``players`` (Discord id, display name) in this order."""
+        """Create a live game seating ``players`` (store player id, display name) in order.
+
+        Computer players sit with negative ids (see store_player_id).
+        """
         if len({player_id for player_id, _ in players}) != len(players):
             raise ValueError("a player is seated twice")
 
@@ -232,6 +239,7 @@ class GameRepository:
                     s.points_awarded,
                 )
                 for s in scores
+                if not is_computer(s.player_id)  # rounds keep them; leaderboards do not
                 for scope, variant in totals_keys(*_guild_and_variant(game))
             ],
         )

@@ -14,6 +14,7 @@ from ..models import (
     Scope,
     SortKey,
     VariantFilter,
+    is_computer,
 )
 from ._sql import GLOBAL_SCOPE, fetch_all, fetch_one, from_row
 
@@ -32,6 +33,8 @@ _ROW_COLUMNS = (
 # One statement, so one consistent read and one round trip: the count, the clamped page, the
 # page's keys from the covering sort index (OFFSET skips index entries only), the number of
 # players ahead of the page's first row (its rank), then the page's rows joined to names.
+# Computer players (negative ids) are absent by construction: record_round never gives them
+# totals rows (a filter here would cost the count its covering index).
 _PAGE_SQL = """
 WITH
 counted AS (
@@ -143,6 +146,8 @@ class StandingsRepository:
         """The player's row and rank on that leaderboard, on whatever page; None if absent."""
         scope_key = _scope_key(scope, guild_id)
         column = _SORT_COLUMNS[sort]
+        if is_computer(player_id):
+            return None
 
         async def work(connection: aiosqlite.Connection) -> LeaderboardRow | None:
             row = await fetch_one(
@@ -159,8 +164,13 @@ class StandingsRepository:
         return await self._database.statement(work)
 
     async def stats(self, player_id: int, guild_id: int | None = None) -> PlayerStats:
-        """A player's stats in one server, or across every server when ``guild_id`` is None."""
+        """A player's stats in one server, or across every server when ``guild_id`` is None.
+
+        A computer player (negative id) has no stats: the result is empty.
+        """
         scope_key = GLOBAL_SCOPE if guild_id is None else guild_id
+        if is_computer(player_id):
+            return PlayerStats(player_id=player_id, name=None, guild_id=guild_id)
 
         async def work(connection: aiosqlite.Connection) -> PlayerStats:
             found = await fetch_all(
