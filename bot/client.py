@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from .config import Settings
+from .persistence import Persistence
 from .sessions import SessionManager
 from .store import Store
 from .ui.render import UnoButton
@@ -48,6 +49,10 @@ class UnoBot(commands.AutoShardedBot):
             db_path.parent.mkdir(parents=True, exist_ok=True)
         self._store = await Store.open(db_path)
         log.info("store open at %s", db_path)
+        persistence = Persistence(self._store)
+        persistence.install(self.sessions)
+        resumed = await self.sessions.restore(persistence)
+        log.info("resumed %d live games", resumed)
         self.add_dynamic_items(UnoButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -25,6 +25,7 @@ from bot.ui.text import card_text, faces_text, narrate
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
+    from bot.persistence import Persistence, SessionSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,7 @@ MAX_SEATS = 10
 LOG_LINES = 6
 TIMEOUTS_BEFORE_REMOVAL = 3
 CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
+DEFER_AFTER = 1.5  # seconds a save may take before the reply is deferred (Discord allows 3)
 TERMINAL = (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED)
 
 Interaction = discord.Interaction[Any]
@@ -65,6 +67,14 @@ async def reply(interaction: Interaction, text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def edit_in_place(interaction: Interaction, **changes: Any) -> None:
+    """Edit the message the button is on, also after a deferral."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**changes)
+    else:
+        await interaction.response.edit_message(**changes)
 
 
 class GameSession:
@@ -109,6 +119,52 @@ class GameSession:
         self._table_task: asyncio.Task[None] | None = None
         self._table_dirty = False
         self._closed_render = render.closed_message("UNO", "This game is over.")
+        self.db_game_id: int | None = None
+        self.recorded_rounds = 0
+
+    @classmethod
+    def from_snapshot(
+        cls, manager: SessionManager, db_game_id: int, saved: SessionSnapshot, game: Game
+    ) -> GameSession:
+        """A running game rebuilt from the store after a restart."""
+        seats = [Seat(s.player_id, s.name, s.ai) for s in saved.seats]
+        host = next((s for s in seats if s.user_id == saved.host_id), seats[0])
+        session = cls(
+            manager,
+            saved.session_id,
+            saved.guild_id,
+            saved.channel_id,
+            host,
+            saved.rules,
+            saved.turn_timeout,
+        )
+        session.host_id = saved.host_id
+        for seat in seats:
+            if seat is not host:
+                session.add_seat(seat)
+        session.seats = seats
+        session.next_round_delay = saved.next_round_delay
+        session.ai_difficulty = saved.ai_difficulty
+        session.ai_takeover = saved.ai_takeover
+        session.message_id = saved.message_id
+        session.serial = saved.serial
+        session.log.extend(saved.log)
+        session.timeouts_in_row = dict(saved.timeouts_in_row)
+        session.recorded_rounds = saved.recorded_rounds
+        session.db_game_id = db_game_id
+        session.game = game
+        return session
+
+    def resume(self) -> None:
+        """Carry on after a restart: timers start afresh and the table says so."""
+        game = self.game
+        assert game is not None
+        self.log.append("♻️ The bot restarted: the game goes on. Press Hand for your cards.")
+        if game.phase is Phase.ROUND_OVER:
+            self._schedule_next_round()
+        elif game.phase not in TERMINAL:
+            self._restart_turn_timer()
+        self.request_table_update()
 
     # ------------------------------------------------------------------ facts
 
@@ -178,7 +234,7 @@ class GameSession:
     ) -> None:
         shown = self.render_hand(player, page, notice or None)
         if edit:
-            await interaction.response.edit_message(embed=shown.embed, view=shown.view)
+            await edit_in_place(interaction, embed=shown.embed, view=shown.view)
         else:
             assert shown.view is not None
             await interaction.response.send_message(
@@ -188,7 +244,8 @@ class GameSession:
     async def _respond_public(self, interaction: Interaction) -> None:
         # The click came from the public message itself: the response edits it in place.
         shown = self.render_public()
-        await interaction.response.edit_message(
+        await edit_in_place(
+            interaction,
             content=shown.content,
             embed=shown.embed,
             view=shown.view,
@@ -228,7 +285,7 @@ class GameSession:
                 content=shown.content, embed=shown.embed, view=view, allowed_mentions=mentions
             )
             self.message_id = message.id
-            await self.manager.persist(self)
+            await self.save()
         except discord.HTTPException as exc:
             log.warning("session %s: table edit failed: %s", self.id, exc)
 
@@ -278,8 +335,8 @@ class GameSession:
                 await reply(interaction, "You need at least 2 players to start.")
                 return
             self.start_game()
+            await self.save(interaction)
             await self._respond_public(interaction)
-            await self.manager.persist(self)
             return
         elif action in ("addai", "dropai"):
             if user.id != self.host_id:
@@ -385,6 +442,7 @@ class GameSession:
                 await reply(interaction, "The round is still being played.")
                 return
             self._begin_next_round()
+            await self.save(interaction)
             await self._respond_public(interaction)
         else:
             await reply(interaction, "That button is not in use any more.")
@@ -399,8 +457,8 @@ class GameSession:
             await reply(interaction, str(exc))
             return
         self._record(events, player, turn_move=False)
+        await self.save(interaction)
         await reply(interaction, done)
-        await self.manager.persist(self)
 
     # ------------------------------------------------------------------ hand buttons
 
@@ -439,9 +497,11 @@ class GameSession:
             return
         turn_move = not isinstance(move, CallUno | Catch)
         self._record(events, player, turn_move=turn_move)
+        await self.save(interaction)
         notice = private_notice(events, player, self.name)
         if game.phase in TERMINAL:
-            await interaction.response.edit_message(
+            await edit_in_place(
+                interaction,
                 embed=discord.Embed(
                     title="Round over", description=notice or "See the table for the scores."
                 ),
@@ -449,7 +509,17 @@ class GameSession:
             )
         else:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
-        await self.manager.persist(self)
+
+    # ------------------------------------------------------------------ saving
+
+    async def save(self, interaction: Interaction | None = None) -> None:
+        """Save before the reply goes out; defer the reply if the store is slow today."""
+        saving = asyncio.ensure_future(self.manager.persist(self))
+        if interaction is not None and not interaction.response.is_done():
+            done, _ = await asyncio.wait({saving}, timeout=DEFER_AFTER)
+            if not done:
+                await interaction.response.defer()
+        await saving
 
     # ------------------------------------------------------------------ state changes
 
@@ -521,7 +591,7 @@ class GameSession:
                 log.exception("session %s: computer player %s failed", self.id, player)
                 events = game.auto_play(player)
             self._record(events, player, turn_move=True)
-            await self.manager.persist(self)
+            await self.save()
 
     def _watch_for_forgotten_uno(self) -> None:
         game = self.game
@@ -546,7 +616,7 @@ class GameSession:
                 )
                 if catch is not None:
                     self._record(game.apply(player, catch), player, turn_move=False)
-                    await self.manager.persist(self)
+                    await self.save()
                     return
 
     async def _turn_timer(self, serial: int) -> None:
@@ -567,7 +637,7 @@ class GameSession:
                 events += game.remove_player(player, "was removed after 3 timeouts in a row")
             self._record(events, None, turn_move=True)
             self.timeouts_in_row[player] = count
-            await self.manager.persist(self)
+            await self.save()
 
     def _schedule_next_round(self) -> None:
         self._cancel(self._round_task)
@@ -584,7 +654,7 @@ class GameSession:
             if game.round_no == round_no:
                 self._begin_next_round()
                 self.request_table_update()
-                await self.manager.persist(self)
+                await self.save()
 
     def _begin_next_round(self) -> None:
         assert self.game is not None
@@ -603,7 +673,7 @@ class GameSession:
             for ai in list(self.game.players)[:-1]:
                 events += self.game.remove_player(ai, "left: no people are playing any more")
         self._record(events, None, turn_move=True)
-        await self.manager.persist(self)
+        await self.save()
 
     # ------------------------------------------------------------------ closing
 
@@ -705,8 +775,7 @@ class SessionManager:
             rules,
             turn_timeout,
         )
-        self.by_channel[session.channel_id] = session
-        self.by_id[session.id] = session
+        self.register(session)
         session.touch_lobby()
         return session
 
@@ -729,6 +798,27 @@ class SessionManager:
         """Run the round-end hooks (score recording) in the background."""
         for hook in self.round_end_hooks:
             self.spawn(hook(session), f"round-end-{session.id}")
+
+    def register(self, session: GameSession) -> None:
+        """Make a session reachable by its channel and by its id."""
+        self.by_channel[session.channel_id] = session
+        self.by_id[session.id] = session
+
+    async def restore(self, persistence: Persistence) -> int:
+        """Bring back the live games saved before a restart; returns how many."""
+        sessions = await persistence.restore(self)
+        for session in sessions:
+            self.register(session)
+            session.resume()
+        return len(sessions)
+
+    async def announce(self, channel_id: int, text: str) -> None:
+        """Post a short notice in a channel (used when a game cannot be resumed)."""
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            await channel.send(text)
+        except discord.HTTPException as exc:
+            log.warning("could not post in channel %s: %s", channel_id, exc)
 
     async def persist(self, session: GameSession) -> None:
         """Save the session after a change (hooks installed by the store)."""

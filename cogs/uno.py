@@ -193,7 +193,6 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             shown = session.render_public()
             response = await interaction.response.send_message(embed=shown.embed, view=shown.view)
             session.message_id = response.message_id
-            await self.sessions.persist(session)
 
     # ------------------------------------------------------------------ in-game commands
 

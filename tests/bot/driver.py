@@ -103,6 +103,14 @@ class Table:
         """The latest public message in the channel (the lobby, later the table)."""
         return self.world.channel.last_message
 
+    def forget_session(self) -> None:
+        """Look the session up afresh (after a restart the bot has new session objects)."""
+        self._session = None
+
+    async def save_now(self) -> None:
+        """Save the session as the bot does after a move (for tests that set state up)."""
+        await self.session.save()
+
     async def open(self, command: str = "uno flip start", **options: Any) -> Any:
         """The first player opens a lobby; the others join."""
         host = self.players[0]
