@@ -255,3 +255,49 @@ async def test_stale_hand_button_answers_with_the_fresh_hand(world: World) -> No
     result = await table.press(anna, old, next(b.code for b in buttons(old) if b.label == "Red 7"))
     assert "out of date" in embed_text(result.response)
     assert table.game.to_dict() == before
+
+
+async def test_seven_o_asks_whom_to_swap_with(world: World) -> None:
+    """With Seven-O a 7 shows one button per other player and swaps the hands."""
+    table = Table(world, 3)
+    await table.start("uno classic start", seven_o=True)
+    rig(table, ["R7 B1 B2", "G1", "Y1 Y2"], top="R3")
+    anna, ben = table.game.players[:2]
+    hand = await table.hand(anna)
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 7"))
+    assert labels(hand)[:2] == ["Swap with ben", "Swap with cara"]
+    await table.press(anna, hand, f"s{ben}")
+    assert len(table.game.hands[0]) == 1 and len(table.game.hands[1]) == 2
+    assert "anna swapped hands with ben" in embed_text(table.public)
+
+
+async def test_stacking_offers_the_matching_draw_card(world: World) -> None:
+    """With stacking the victim of a Draw Two may answer with their own Draw Two."""
+    table = Table(world, 3)
+    await table.start("uno classic start", stacking=True)
+    rig(table, ["R+2 B1", "G+2 G5", "Y1 Y2"], top="R3")
+    anna, ben = table.game.players[:2]
+    hand = await table.hand(anna)
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red Draw Two"))
+    ben_hand = await table.hand(ben)
+    assert "Green Draw Two" in enabled(ben_hand) and "Accept: draw 2" in enabled(ben_hand)
+    assert "Green 5" not in enabled(ben_hand)
+    await table.press(
+        ben, ben_hand, next(b.code for b in buttons(ben_hand) if b.label == "Green Draw Two")
+    )
+    assert table.game.pending_draw == 4
+    assert "4 cards pass on" in embed_text(table.public)
+
+
+async def test_drawn_playable_card_can_be_played_or_kept(world: World) -> None:
+    """After drawing a playable card the hand offers Play it and Keep it only."""
+    table = Table(world, 2)
+    await table.start("uno classic start")
+    rig(table, ["B1 B2", "G1 G2"], top="R3", draw="R8")
+    anna = table.game.players[0]
+    hand = await table.hand(anna)
+    await table.press(anna, hand, "d")
+    assert enabled(hand) == ["Play Red 8", "Keep it", "Refresh"]
+    assert "You drew 🔴 Red 8" in embed_text(hand)
+    await table.press(anna, hand, "k")
+    assert table.game.current_player == table.game.players[1]
