@@ -394,11 +394,13 @@ class GameSession:
     def start_game(self) -> None:
         """Deal the first round of a new match with the seated players."""
         players = [s.player_id for s in self.seats]
-        self.game = Game.new(players, self.rules, secrets.randbits(63), names=dict(self._names))
+        self.game, events = Game.start(
+            players, self.rules, secrets.randbits(63), names=dict(self._names)
+        )
         self._cancel(self._lobby_task)
         self.serial += 1
         self.log.clear()
-        self.log.extend(narrate(self.game.new_with_events(), self.name))
+        self.log.extend(narrate(events, self.name))
         self.timeouts_in_row = dict.fromkeys(players, 0)
         self._after_state_change()
 

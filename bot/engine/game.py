@@ -186,6 +186,17 @@ class Game:
         names: dict[str, str] | None = None,
     ) -> Game:
         """A new match: the first dealer is chosen by draw and the first round is dealt."""
+        return cls.start(players, rules, seed, names)[0]
+
+    @classmethod
+    def start(
+        cls,
+        players: Sequence[str],
+        rules: RuleSet | None = None,
+        seed: int = 0,
+        names: dict[str, str] | None = None,
+    ) -> tuple[Game, list[ev.Event]]:
+        """Like ``new``, with the events of the dealer draw and the first deal to narrate."""
         game = cls(players, rules or RuleSet(), seed)
         if names:
             game.set_names(names)
@@ -193,11 +204,7 @@ class Game:
         game.dealer = game._choose_first_dealer(events)
         game.round_no = 1
         game._deal_round(events)
-        return game
-
-    def new_with_events(self) -> list[ev.Event]:
-        """The events of the deal just made by ``Game.new`` (dealer draw excluded)."""
-        return [ev.RoundStarted(self.round_no, self.players[self.dealer], self.top_face())]
+        return game, events
 
     def set_names(self, names: dict[str, str]) -> None:
         """Display names used in ``IllegalMove`` sentences (ids are used otherwise)."""

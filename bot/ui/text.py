@@ -121,6 +121,9 @@ def _narrate_one(event: ev.Event, name: Namer) -> str | None:
             return "Every hand passed to the next player."
         case ev.HandsShuffled(player=p):
             return f"{name(p)} shuffled all hands together and dealt them out again."
+        case ev.DealerChosen(dealer=d, draws=draws):
+            drawn = ", ".join(f"{name(p)} {card_text(face)}" for p, face in draws)
+            return f"Cards drawn for the deal: {drawn}. {name(d)} deals."
         case ev.RoundStarted(round_no=r, dealer=d, starter=s):
             return f"Round {r}: {name(d)} dealt; {card_text(s)} turned up."
         case ev.RoundEnded(winner=w, awarded=awarded):

@@ -65,6 +65,7 @@ async def test_start_turns_the_lobby_into_the_table(world: World) -> None:
     assert table.public.id == lobby.id
     assert labels(table.public)[:2] == ["Hand", "UNO!"]
     assert "round 1" in embed_text(table.public)
+    assert "Cards drawn for the deal" in embed_text(table.public)
     assert_no_errors(world.env)
 
 
