@@ -11,6 +11,7 @@ Results (with 95% confidence intervals) are recorded in docs/benchmarks.md, sect
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import platform
 import random
@@ -20,12 +21,14 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from bot.ai import Difficulty, strategy_for, wants_to_catch
+from bot.ai import Difficulty, HardStrategy, Strategy, strategy_for, wants_to_catch
 from bot.engine import Game, RuleSet
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.rules import Variant
 
 SEATS = 4
+# HardStrategy fields to override for a screen, as (name, value) pairs.
+Overrides = tuple[tuple[str, float | int | None], ...]
 # A round that has not ended after this many decisions is counted as unfinished.
 MAX_DECISIONS = 5000
 LINEUPS: tuple[tuple[Difficulty, Difficulty, Variant], ...] = (
@@ -59,14 +62,37 @@ class Tally:
         self.other_times.extend(other.other_times)
 
 
+def tuned(difficulty: Difficulty, overrides: Overrides) -> Strategy:
+    """The strategy for ``difficulty`` with ``overrides`` applied to the hard player's knobs."""
+    strategy = strategy_for(difficulty)
+    if difficulty == "hard" and overrides:
+        return dataclasses.replace(strategy, **dict(overrides))  # type: ignore[type-var]
+    return strategy
+
+
+def parse_override(text: str) -> tuple[str, float | int | None]:
+    """``name=value`` for a HardStrategy field (a number, or "none")."""
+    name, _, raw = text.partition("=")
+    if name not in {f.name for f in dataclasses.fields(HardStrategy)}:
+        raise argparse.ArgumentTypeError(f"HardStrategy has no field {name!r}")
+    if raw.lower() == "none":
+        return name, None
+    return name, float(raw) if "." in raw or "e" in raw else int(raw)
+
+
 def play_round(
-    hero: Difficulty, villain: Difficulty, variant: Variant, index: int, seed: int
+    hero: Difficulty,
+    villain: Difficulty,
+    variant: Variant,
+    index: int,
+    seed: int,
+    overrides: Overrides = (),
 ) -> Tally:
     """One seeded round with the hero in seat ``index % 4``."""
     hero_seat = index % SEATS
     players = [f"p{s}" for s in range(SEATS)]
     strategies = {
-        p: strategy_for(hero if s == hero_seat else villain) for s, p in enumerate(players)
+        p: tuned(hero if s == hero_seat else villain, overrides) for s, p in enumerate(players)
     }
     rng = random.Random(seed * 1_000_003 + index)
     game = Game.new(players, RuleSet(variant=variant, target=100_000), seed=seed * 7919 + index)
@@ -97,12 +123,12 @@ def play_round(
     return tally
 
 
-def run_batch(args: tuple[Difficulty, Difficulty, Variant, int, int, int]) -> Tally:
+def run_batch(args: tuple[Difficulty, Difficulty, Variant, int, int, int, Overrides]) -> Tally:
     """Rounds ``start`` to ``stop`` of a line-up (one worker's share)."""
-    hero, villain, variant, start, stop, seed = args
+    hero, villain, variant, start, stop, seed, overrides = args
     tally = Tally()
     for index in range(start, stop):
-        tally.merge(play_round(hero, villain, variant, index, seed))
+        tally.merge(play_round(hero, villain, variant, index, seed, overrides))
     return tally
 
 
@@ -150,11 +176,22 @@ def main() -> None:
         action="append",
         help="hero:villain:variant, e.g. hard:normal:flip (default: the four standard ones)",
     )
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        type=parse_override,
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a HardStrategy field for screens, e.g. --set switch_margin=1.5",
+    )
     options = parser.parse_args()
     lineups = [tuple(s.split(":")) for s in options.lineup] if options.lineup else list(LINEUPS)
     print(
         f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}"
     )
+    if options.overrides:
+        print("hard overrides: " + ", ".join(f"{k}={v}" for k, v in options.overrides))
     print(
         "| line-up | variant | rounds | hero wins (95% CI) | points/round (95% CI): hero · left"
         " · across · right | hero decision p50 / p99 / max ms | unfinished | wall s |"
@@ -163,7 +200,7 @@ def main() -> None:
     for hero, villain, variant in lineups:
         started = time.perf_counter()
         jobs = [
-            (hero, villain, variant, a, b, options.seed)
+            (hero, villain, variant, a, b, options.seed, tuple(options.overrides))
             for a, b in batches(options.rounds, options.workers)
         ]
         total = Tally()

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from bot.engine.cards import Color, Face, Kind
-from bot.engine.moves import Move
+from bot.engine.game import Phase
+from bot.engine.moves import PASS, ChooseColor, Move, PlayCard
 from bot.engine.view import HandCard, OpponentView
 
 from .knowledge import candidate_fronts, prob_holds_color
-from .montecarlo import best_by_rollouts
+from .montecarlo import can_sample, run_rollouts
 from .normal import NormalStrategy
 from .table import Table
 
@@ -68,37 +69,31 @@ class HardStrategy(NormalStrategy):
     next_color_penalty: float = 25.0
     # How often an opponent is assumed to play a draw-wild while holding the colour.
     assumed_bluff_rate: float = 0.15
-    # Monte Carlo near the end of the round: when someone holds this many cards or fewer.
-    rollout_from_cards: int = 3
-    rollout_candidates: int = 3
+    # Monte Carlo whenever the smallest hand (ours included) is this many cards or fewer.
+    rollout_from_cards: int = 99
+    # Plays compared by rollouts: the heuristic's choice and the next best few.
+    rollout_candidates: int = 4
+    # Leave the heuristic's choice only for a lead of this many standard errors.
+    switch_margin: float = 0.0
     # Per-decision budget in seconds (None: no clock) and a cap on rollouts (None: no cap).
     budget_seconds: float | None = 0.05
     max_rollouts: int | None = None
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
     difficulty: ClassVar[str] = "hard"
 
-    # ------------------------------------------------------------------ play
+    # ------------------------------------------------------------------ decisions
 
-    def play_or_draw(self, table: Table, rng: random.Random) -> Move:
-        """Heuristic play, refined by rollouts between the best few plays near the end."""
-        heuristic = super().play_or_draw(table, rng)
-        if not self.rollouts_wanted(table):
-            return heuristic
-        ranked = sorted(
-            table.plays,
-            key=lambda m: self.play_score(table, table.hand[m.card]),
-            reverse=True,
-        )
-        honest = [m for m in ranked if not table.is_bluff(table.hand[m.card].face)]
-        candidates: list[Move] = list(honest[: self.rollout_candidates])
-        if heuristic not in candidates:
-            candidates.insert(0, heuristic)
-        if len(candidates) < 2:
+    def decide(self, table: Table, rng: random.Random) -> Move:
+        """The heuristic's move, checked against its alternatives by rollouts when they help."""
+        started = self.clock()
+        heuristic = super().decide(table, rng)
+        candidates = self.rollout_candidates_for(table, heuristic)
+        if len(candidates) < 2 or not self.rollouts_wanted(table):
             return heuristic
         deadline = None
         if self.budget_seconds is not None:
-            deadline = self.clock() + self.budget_seconds * BUDGET_SHARE_FOR_ROLLOUTS
-        best, _ = best_by_rollouts(
+            deadline = started + self.budget_seconds * BUDGET_SHARE_FOR_ROLLOUTS
+        result = run_rollouts(
             table.view,
             candidates,
             rng,
@@ -106,14 +101,40 @@ class HardStrategy(NormalStrategy):
             deadline=deadline,
             clock=self.clock,
         )
-        return best
+        return candidates[result.best(0, self.switch_margin)]
+
+    def rollout_candidates_for(self, table: Table, heuristic: Move) -> list[Move]:
+        """The heuristic's move first, then the alternatives worth a rollout (maybe none)."""
+        view = table.view
+        if not can_sample(view):
+            return [heuristic]
+        if view.phase == Phase.CHOOSE_COLOR:
+            others = (ChooseColor(c) for c in table.colors)
+            return [heuristic, *(m for m in others if m != heuristic)]
+        if view.phase == Phase.DRAWN:
+            keep_or_play = (m for m in view.legal_moves if m is PASS or isinstance(m, PlayCard))
+            return [heuristic, *(m for m in keep_or_play if m != heuristic)]
+        ranked = sorted(
+            (m for m in table.plays if not table.is_bluff(table.hand[m.card].face)),
+            key=lambda m: self.play_score(table, table.hand[m.card]),
+            reverse=True,
+        )
+        candidates: list[Move] = [heuristic]
+        # Twin cards (same face and, in Flip, same back) play out identically.
+        seen = {_twin_key(table, heuristic)}
+        for move in ranked:
+            key = _twin_key(table, move)
+            if key not in seen and len(candidates) < self.rollout_candidates:
+                seen.add(key)
+                candidates.append(move)
+        return candidates
 
     def rollouts_wanted(self, table: Table) -> bool:
-        """Only near the end of the round, with a budget, and with a real choice to make."""
+        """With a budget, when the smallest hand (ours included) is small enough."""
         if self.budget_seconds is None and self.max_rollouts is None:
             return False
         smallest = min(table.fewest_cards, len(table.view.hand))
-        return smallest <= self.rollout_from_cards and len(table.plays) >= 2
+        return smallest <= self.rollout_from_cards
 
     def play_score(self, table: Table, card: HandCard) -> float:
         """Normal's score, plus Flip timing and the next player's likely colours."""
@@ -199,3 +220,11 @@ class HardStrategy(NormalStrategy):
         penalty = view.pending_draw or DRAW_UNTIL_COLOR_CARDS
         # Guilty: we skip the draw and they take it; innocent: we draw the extra cards.
         return guilty * (2 * penalty + 1) > (1 - guilty) * CHALLENGE_EXTRA
+
+
+def _twin_key(table: Table, move: Move) -> object:
+    """What makes two moves play out differently: the card's faces, or the move itself."""
+    if isinstance(move, PlayCard):
+        card = table.hand[move.card]
+        return (card.face, card.back)
+    return move

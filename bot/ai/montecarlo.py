@@ -1,129 +1,405 @@
 """Monte Carlo rollouts over determinized games built from a PlayerView.
 
 A determinization deals the cards we cannot see at random, consistent with everything the view
-shows (own hand, counts, the top card, in Flip every visible back), then plays the round out
-with a fast greedy policy. Nothing here reads the real game.
+shows (own hand, counts, the top two discards, in Flip every visible back and the draw pile's
+back), then plays the round out with a fast copy of the ``normal`` player's heuristics for every
+seat: the opponents the hard player meets most are exactly such players. Nothing here reads the
+real game.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from bot.engine.cards import COLORS_BY_SIDE, Face
-from bot.engine.game import TERMINAL_PHASES, Game, Phase
-from bot.engine.moves import ACCEPT, CALL_UNO, DRAW, ChooseColor, Move, PlayCard, SwapWith
+from bot.engine.cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Color, Face, Kind
+from bot.engine.game import TERMINAL_PHASES, AfterColor, Game, Phase
+from bot.engine.moves import (
+    ACCEPT,
+    CALL_UNO,
+    CHALLENGE,
+    DRAW,
+    PASS,
+    ChooseColor,
+    Move,
+    PlayCard,
+    SwapWith,
+)
 from bot.engine.rules import RuleSet
 from bot.engine.scoring import face_points
 from bot.engine.view import PlayerView
 
 from .knowledge import edition_of, other_side
-from .table import seat_order
+from .table import HITS_NEXT, seat_order
 
 # A rollout that has not ended after this many moves is scored as undecided.
 MAX_ROLLOUT_MOVES = 400
 # Points won or lost are worth this fraction of a round win.
 POINT_VALUE = 1 / 250
+# The rollout policy's weights: the normal player's defaults (see NormalStrategy).
+ACTION_WEIGHT = 8.0
+WILD_HOLD = 70.0
+HIT_NEXT_BONUS = 40.0
+REVERSE_AWAY_BONUS = 25.0
+SAME_COLOR_BONUS = 2.0
+KEEP_DRAWN_WILD_FROM = 4
+CHALLENGE_FROM_CARDS = 4
+# A determinization can be dealt for these phases; others are decided without rollouts.
+SAMPLED_PHASES = frozenset({Phase.PLAY, Phase.DRAWN, Phase.CHOOSE_COLOR})
 
 
-def _take(free: list[int], wanted: Callable[[int], bool], rng: random.Random) -> int:
-    matches = [i for i in free if wanted(i)]
-    card = rng.choice(matches) if matches else rng.choice(free)
-    free.remove(card)
-    return card
+@dataclass(frozen=True)
+class Rollouts:
+    """Per candidate, the rollout values on shared determinizations (same index, same deal)."""
+
+    values: tuple[tuple[float, ...], ...]
+
+    @property
+    def runs(self) -> int:
+        """Rollouts run in total."""
+        return sum(len(v) for v in self.values)
+
+    def mean(self, index: int) -> float:
+        """The mean value of candidate ``index``."""
+        values = self.values[index]
+        return sum(values) / len(values) if values else 0.0
+
+    def best(self, baseline: int = 0, margin: float = 0.0) -> int:
+        """The best candidate; it must beat ``baseline`` by ``margin`` standard errors."""
+        if not self.values[0]:
+            return baseline
+        best = max(range(len(self.values)), key=self.mean)
+        if best == baseline or margin <= 0:
+            return best
+        diffs = [a - b for a, b in zip(self.values[best], self.values[baseline], strict=True)]
+        if len(diffs) < 2:
+            return baseline
+        mean = sum(diffs) / len(diffs)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+        return best if mean > margin * spread / math.sqrt(len(diffs)) else baseline
 
 
-def determinize(view: PlayerView, rng: random.Random) -> Game:
-    """A game in the PLAY phase consistent with ``view``, hidden cards dealt at random."""
-    seats = seat_order(view)
-    if view.variant == "flip":
-        rules = RuleSet(variant="flip", target=100_000)
-    else:
-        rules = RuleSet(variant="classic", edition=edition_of(view), target=100_000)
-    # House rules are not in the view: rollouts use the official rules.
-    game = Game(list(seats), rules, rng.getrandbits(32))
-    side, back_side = view.side, other_side(view.side)
-    mine = {c.card for c in view.hand}
-    free = [i for i in range(len(game.deck)) if i not in mine]
-    rng.shuffle(free)
-    top = _take(free, lambda i: game.face(i, side) == view.top, rng)
-    under: list[int] = []
-    if view.under_top is not None and view.discard_count > 1:
-        under = [_take(free, lambda i: game.face(i, side) == view.under_top, rng)]
-    pile_top: list[int] = []
-    if view.draw_pile_back is not None:
-        back = view.draw_pile_back
-        pile_top = [_take(free, lambda i: game.face(i, back_side) == back, rng)]
-    hands: dict[str, list[int]] = {view.player: [c.card for c in view.hand]}
-    for opponent in view.opponents:
-        if opponent.backs is None:
-            hands[opponent.player] = [free.pop() for _ in range(opponent.card_count) if free]
+class Sampler:
+    """Deals determinizations of one view; the constraints are worked out once per decision."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        self.seats = seat_order(view)
+        if view.variant == "flip":
+            rules = RuleSet(variant="flip", target=100_000)
         else:
-            hands[opponent.player] = [
-                _take(free, lambda i, b=b: game.face(i, back_side) == b, rng)  # type: ignore[misc]
-                for b in opponent.backs
-                if free
-            ]
-    old_discards = max(0, view.discard_count - 1 - len(under))
-    game.discard = [free.pop() for _ in range(min(old_discards, len(free)))] + under + [top]
-    game.draw_pile = free + pile_top
-    game.hands = [hands[p] for p in seats]
-    game.side = view.side
-    game.color = view.color
-    game.direction = view.direction
-    game.round_no = view.round_no
-    game.dealer = seats.index(view.dealer) if view.dealer in seats else 0
-    game.current = seats.index(view.player)
-    game.uno_declared = [view.called_uno if p == view.player else _called(view, p) for p in seats]
-    game.phase = Phase.PLAY
+            rules = RuleSet(variant="classic", edition=edition_of(view), target=100_000)
+        # House rules are not in the view: rollouts use the official rules.
+        self.template = Game(list(self.seats), rules, 0)
+        deck_size = len(self.template.deck)
+        mine = {c.card for c in view.hand}
+        self.free = [i for i in range(deck_size) if i not in mine]
+        side, back_side = view.side, other_side(view.side)
+        by_front: dict[Face, list[int]] = {}
+        by_back: dict[Face, list[int]] = {}
+        for i in self.free:
+            by_front.setdefault(self.template.face(i, side), []).append(i)
+            by_back.setdefault(self.template.face(i, back_side), []).append(i)
+        # Each constrained slot lists the cards that may fill it, most constrained first.
+        self.top = by_front.get(view.top, [])
+        self.under = (
+            by_front.get(view.under_top, [])
+            if view.under_top is not None and view.discard_count > 1
+            else None
+        )
+        self.pile_top = (
+            by_back.get(view.draw_pile_back, []) if view.draw_pile_back is not None else None
+        )
+        self.hand_slots: list[tuple[int, list[list[int]] | int]] = []
+        for opponent in view.opponents:
+            seat = self.seats.index(opponent.player)
+            if opponent.backs is None:
+                self.hand_slots.append((seat, opponent.card_count))
+            else:
+                self.hand_slots.append((seat, [by_back.get(b, []) for b in opponent.backs]))
+        self.me = self.seats.index(view.player)
+
+    def sample(self, rng: random.Random) -> Game:
+        """A game consistent with the view, in the view's phase, hidden cards dealt at random."""
+        view = self.view
+        taken: set[int] = set()
+
+        def take(options: list[int]) -> int | None:
+            left = [c for c in options if c not in taken]
+            if not left:
+                return None
+            card = left[0] if len(left) == 1 else rng.choice(left)
+            taken.add(card)
+            return card
+
+        top = take(self.top)
+        under = take(self.under) if self.under is not None else None
+        pile_top = take(self.pile_top) if self.pile_top is not None else None
+        hands: list[list[int]] = [[] for _ in self.seats]
+        hands[self.me] = [c.card for c in view.hand]
+        open_counts: list[tuple[int, int]] = []
+        missing: list[tuple[int, int]] = []
+        for seat, slots in self.hand_slots:
+            if isinstance(slots, int):
+                open_counts.append((seat, slots))
+                continue
+            hand = hands[seat]
+            for options in slots:
+                card = take(options)
+                if card is None:
+                    # Our guess at an earlier slot used the only fitting card: fill at random.
+                    missing.append((seat, 1))
+                else:
+                    hand.append(card)
+        rest = [c for c in self.free if c not in taken]
+        rng.shuffle(rest)
+        if top is None:
+            top = rest.pop()
+        for seat, count in open_counts + missing:
+            hands[seat].extend(rest.pop() for _ in range(min(count, len(rest))))
+        discard = [] if under is None else [under]
+        old = max(0, view.discard_count - 1 - len(discard))
+        old_discards = [rest.pop() for _ in range(min(old, len(rest)))]
+        draw_pile = rest + ([pile_top] if pile_top is not None else [])
+        return self._game(rng, hands, old_discards + discard + [top], draw_pile)
+
+    def _game(
+        self, rng: random.Random, hands: list[list[int]], discard: list[int], draw_pile: list[int]
+    ) -> Game:
+        view, seats = self.view, self.seats
+        game = _clone(self.template, rng.getrandbits(32))
+        game.hands = hands
+        game.discard = discard
+        game.draw_pile = draw_pile
+        game.side = view.side
+        game.color = view.color
+        game.direction = view.direction
+        game.round_no = view.round_no
+        game.dealer = seats.index(view.dealer) if view.dealer in seats else 0
+        game.current = self.me
+        called = {o.player: o.called_uno for o in view.opponents}
+        game.uno_declared = [view.called_uno if p == view.player else called[p] for p in seats]
+        game.phase = Phase.PLAY
+        if view.phase == Phase.CHOOSE_COLOR:
+            _resume_color_choice(game, view, self.me)
+        elif view.phase == Phase.DRAWN:
+            game.phase = Phase.DRAWN
+            game.drawn_card = view.drawn_card
+        return game
+
+
+def _clone(template: Game, seed: int) -> Game:
+    """A fresh game sharing the template's immutable parts (deck, faces, cached moves)."""
+    game = Game.__new__(Game)
+    for name in Game.__slots__:
+        setattr(game, name, getattr(template, name))
+    game.rng = random.Random(seed)
+    game.scores = dict(template.scores)
+    game.rounds_won = dict(template.rounds_won)
+    game.history = []
+    game._legal_cache = None
     return game
 
 
-def _called(view: PlayerView, player: str) -> bool:
-    return next(o.called_uno for o in view.opponents if o.player == player)
+def can_sample(view: PlayerView) -> bool:
+    """Whether the decision can be rebuilt in a determinization.
+
+    Playing, the card just drawn, or naming the colour for a wild on top (with cards left: a
+    last-card Wild Draw Color ends the round; the deal's starting wild has other consequences).
+    """
+    if view.phase == Phase.CHOOSE_COLOR:
+        return (
+            bool(view.hand)
+            and view.discard_count > 1
+            and view.top.kind in (Kind.WILD, *DRAW_WILD_KINDS)
+        )
+    return view.phase in SAMPLED_PHASES
 
 
-def greedy_move(game: Game, player: str) -> Move:
-    """A fast rollout policy: shed the most expensive coloured card, wilds last."""
+def _resume_color_choice(game: Game, view: PlayerView, me: int) -> None:
+    """Put the game back in the colour choice for the wild on top.
+
+    After our own wild the colour in play is still the old one; a wild turned up by a Flip
+    leaves no colour, and its draw effect does not apply.
+    """
+    game.phase = Phase.CHOOSE_COLOR
+    kind = view.top.kind
+    if kind not in DRAW_WILD_KINDS or view.color is None:
+        game.after_color = AfterColor.NEXT_TURN
+        return
+    game.after_color = AfterColor.PENALTY
+    game.penalty_kind = kind
+    game.pending_draw = DRAW_AMOUNT.get(kind, 0)
+    game.penalty_source = me
+    game.penalty_challengeable = True
+    game.penalty_guilty = any(c.face.color is view.color for c in view.hand)
+
+
+def determinize(view: PlayerView, rng: random.Random) -> Game:
+    """A game consistent with ``view`` (phase PLAY, or the colour choice after our wild)."""
+    return Sampler(view).sample(rng)
+
+
+# ---------------------------------------------------------------------- rollout policy
+
+
+def policy_move(game: Game, player: str) -> Move:
+    """The normal player's heuristics, read straight from the game (fast enough to roll out)."""
     legal = game.legal_moves(player)
     if CALL_UNO in legal:
         return CALL_UNO
     phase = game.phase
+    seat = game.current
     if phase is Phase.CHOOSE_COLOR:
-        held = Counter(game.face(c).color for c in game.hand(player))
-        return ChooseColor(max(COLORS_BY_SIDE[game.side], key=lambda c: held[c]))
+        return ChooseColor(_best_color(game, seat))
     if phase is Phase.SWAP_TARGET:
         targets = [m for m in legal if isinstance(m, SwapWith)]
-        return min(targets, key=lambda m: len(game.hand(m.target)))
-    plays = [m for m in legal if isinstance(m, PlayCard)]
+        order = {game.players[game._next(seat, step)]: step for step in range(1, len(game.hands))}
+        return min(targets, key=lambda m: (len(game.hand(m.target)), order[m.target]))
     if phase is Phase.PENALTY:
-        return plays[0] if plays else ACCEPT
+        stacks = [m for m in legal if isinstance(m, PlayCard)]
+        if stacks:
+            return max(stacks, key=lambda m: face_points(game.face(m.card), game.rules.variant))
+        source = game.penalty_source
+        if (
+            CHALLENGE in legal
+            and source is not None
+            and len(game.hands[source]) >= CHALLENGE_FROM_CARDS
+        ):
+            return CHALLENGE
+        return ACCEPT
+    if phase is Phase.DRAWN:
+        return _drawn_move(game, seat, legal)
+    return _best_play(game, seat, legal)
+
+
+def _endgame(game: Game, seat: int) -> bool:
+    hands = game.hands
+    fewest = min(len(h) for s, h in enumerate(hands) if s != seat)
+    return len(hands[seat]) <= 3 or fewest <= 2
+
+
+def _bluff(game: Game, seat: int, face: Face) -> bool:
+    if face.kind not in DRAW_WILD_KINDS or game.color is None:
+        return False
+    color = game.color
+    return any(game.face(c).color is color for c in game.hands[seat])
+
+
+def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
+    """NormalStrategy.play_or_draw with its default weights."""
+    plays = [m for m in legal if type(m) is PlayCard]
     if not plays:
-        return legal[0] if phase is Phase.DRAWN else DRAW
+        return DRAW
+    hands = game.hands
+    hand = hands[seat]
+    faces = [game.face(c) for c in hand]
+    fewest = min(len(h) for s, h in enumerate(hands) if s != seat)
+    danger = fewest <= 1
+    endgame = len(hand) <= 3 or fewest <= 2
+    held = Counter(f.color for f in faces)
+    next_count = len(hands[game._next(seat)])
+    previous_count = len(hands[game._next(seat, -1)])
     variant = game.rules.variant
+    best: Move = DRAW
+    best_score = -math.inf
+    for move in plays:
+        assert isinstance(move, PlayCard)
+        face = game.face(move.card)
+        if face.kind is Kind.NUMBER or danger:
+            score = float(face_points(face, variant))
+        else:
+            score = ACTION_WEIGHT
+        if face.color is None:
+            if face.kind in DRAW_WILD_KINDS and held[game.color] > 0 and game.color is not None:
+                continue
+            if not endgame:
+                score -= WILD_HOLD
+        else:
+            score += SAME_COLOR_BONUS * (held[face.color] - 1)
+        if next_count <= 2:
+            if face.kind in HITS_NEXT:
+                score += HIT_NEXT_BONUS
+            elif face.kind is Kind.REVERSE and previous_count > next_count:
+                score += REVERSE_AWAY_BONUS
+        if score > best_score:
+            best, best_score = move, score
+    return best
 
-    def preference(move: PlayCard) -> tuple[bool, int]:
-        face: Face = game.face(move.card)
-        return (face.color is not None, face_points(face, variant))
 
-    return max(plays, key=preference)
+def _drawn_move(game: Game, seat: int, legal: list[Move]) -> Move:
+    drawn = game.drawn_card
+    assert drawn is not None
+    face = game.face(drawn)
+    if _bluff(game, seat, face):
+        return PASS
+    keep = not _endgame(game, seat) and len(game.hands[seat]) >= KEEP_DRAWN_WILD_FROM
+    if face.color is None and keep:
+        return PASS
+    return next(m for m in legal if isinstance(m, PlayCard))
+
+
+def _best_color(game: Game, seat: int) -> Color:
+    colors = COLORS_BY_SIDE[game.side]
+    held: Counter[Color | None] = Counter()
+    weight: Counter[Color | None] = Counter()
+    for card in game.hands[seat]:
+        face = game.face(card)
+        held[face.color] += 1
+        weight[face.color] += face_points(face, game.rules.variant)
+    return max(colors, key=lambda c: (held[c], weight[c]))
 
 
 def rollout_value(game: Game, player: str) -> float:
-    """Play the round out greedily; 1 for a win plus points won, minus points conceded."""
+    """Play the round out with the policy; 1 for a win plus points won, minus points conceded."""
     for _ in range(MAX_ROLLOUT_MOVES):
         if game.phase in TERMINAL_PHASES:
             break
-        current = game.current_player
-        assert current is not None
-        game.apply(current, greedy_move(game, current))
+        current = game.players[game.current]
+        game.apply(current, policy_move(game, current))
     else:
         return -game.hand_points(player) * POINT_VALUE
     result = game.history[-1]
     if result.winner == player:
         return 1 + result.awarded[player] * POINT_VALUE
     return -result.hand_points[player] * POINT_VALUE
+
+
+def run_rollouts(
+    view: PlayerView,
+    candidates: Sequence[Move],
+    rng: random.Random,
+    *,
+    max_rollouts: int | None,
+    deadline: float | None,
+    clock: Callable[[], float],
+) -> Rollouts:
+    """Every candidate played out on the same determinizations (common random numbers).
+
+    The comparison is then not drowned by the luck of the deal. The loop stops at
+    ``max_rollouts`` in total or when one more round of rollouts (timed from the slowest so far)
+    would pass ``deadline`` on ``clock``; with neither it would never stop, so callers pass one.
+    """
+    sampler = Sampler(view)
+    values: list[list[float]] = [[] for _ in candidates]
+    runs = 0
+    slowest = 0.0
+    while max_rollouts is None or runs + len(candidates) <= max_rollouts:
+        started = clock() if deadline is not None else 0.0
+        if deadline is not None and started + slowest >= deadline:
+            break
+        seed = rng.getrandbits(32)
+        for index, move in enumerate(candidates):
+            game = sampler.sample(random.Random(seed))
+            game.apply(view.player, move)
+            values[index].append(rollout_value(game, view.player))
+        runs += len(candidates)
+        if deadline is not None:
+            slowest = max(slowest, clock() - started)
+    return Rollouts(tuple(tuple(v) for v in values))
 
 
 def best_by_rollouts(
@@ -135,31 +411,20 @@ def best_by_rollouts(
     deadline: float | None,
     clock: Callable[[], float],
 ) -> tuple[Move, int]:
-    """The candidate with the best mean rollout value, and how many rollouts were run.
-
-    Every candidate is tried on the same determinizations (common random numbers), so the
-    comparison is not drowned by the luck of the deal. The loop stops at ``max_rollouts`` in
-    total or before ``deadline`` on ``clock``, whichever comes first; with neither it would
-    never stop, so callers always pass one.
-    """
-    totals = [0.0] * len(candidates)
-    runs = 0
-    # Stop early enough that one more round of rollouts would not overrun the deadline.
-    last_round = 0.0
-    while max_rollouts is None or runs + len(candidates) <= max_rollouts:
-        started = clock() if deadline is not None else 0.0
-        if deadline is not None and started + last_round >= deadline:
-            break
-        seed = rng.getrandbits(32)
-        for index, move in enumerate(candidates):
-            game = determinize(view, random.Random(seed))
-            game.apply(view.player, move)
-            totals[index] += rollout_value(game, view.player)
-        runs += len(candidates)
-        if deadline is not None:
-            last_round = clock() - started
-    best = max(range(len(candidates)), key=lambda i: totals[i])
-    return candidates[best], runs
+    """The candidate with the best mean rollout value, and how many rollouts were run."""
+    result = run_rollouts(
+        view, candidates, rng, max_rollouts=max_rollouts, deadline=deadline, clock=clock
+    )
+    return candidates[result.best()], result.runs
 
 
-__all__ = ["best_by_rollouts", "determinize", "greedy_move", "rollout_value"]
+__all__ = [
+    "Rollouts",
+    "Sampler",
+    "best_by_rollouts",
+    "can_sample",
+    "determinize",
+    "policy_move",
+    "rollout_value",
+    "run_rollouts",
+]

@@ -52,8 +52,11 @@ class NormalStrategy:
             return chosen
         if view.current_player != view.player or not view.legal_moves:
             raise ValueError(f"{view.player} has nothing to decide")
-        table = Table(view)
-        phase = view.phase
+        return self.decide(Table(view), rng)
+
+    def decide(self, table: Table, rng: random.Random) -> Move:
+        """The move for the pending decision once UNO calls and catches are out of the way."""
+        phase = table.view.phase
         if phase == Phase.CHOOSE_COLOR:
             return ChooseColor(self.pick_color(table))
         if phase == Phase.SWAP_TARGET:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -117,3 +118,29 @@ def test_determinized_game_matches_everything_the_view_shows() -> None:
         view.draw_pile_count,
         view.discard_count,
     )
+
+
+def test_rollouts_overrule_a_heuristic_blind_to_the_next_players_colour() -> None:
+    """The next player's last card is surely red: rollouts switch to blue where 9 keeps red."""
+    hands = {"me": "R9 B5", "b": "R7|U5", "c": "Y2|T1 Y3|U1 Y7|O2 Y8|P1"}
+    game = setup(hands, "R5|P2")
+    game.uno_declared = [True, True, False]
+    view = game.view_for("me")
+    blind = HardStrategy(budget_seconds=None, max_rollouts=None, next_color_penalty=0.0)
+    assert _played(game, blind.choose_move(view, random.Random(0))) == "R9"
+    rolled = dataclasses.replace(blind, max_rollouts=40)
+    assert _played(game, rolled.choose_move(view, random.Random(0))) == "B5"
+
+
+def test_colour_choice_by_rollouts_avoids_the_next_players_colour() -> None:
+    """After our wild, rollouts name a colour other than the red the next player surely holds."""
+    hands = {"me": "W R9 R3", "b": "R7|U5", "c": "Y2|T1 Y3|U1 Y7|O2 Y8|P1"}
+    game = setup(hands, "G5")
+    wild = next(c for c in game.hand("me") if game.face(c).color is None)
+    game.apply("me", PlayCard(wild))
+    game.uno_declared = [True, True, False]
+    view = game.view_for("me")
+    blind = NormalStrategy()
+    assert blind.choose_move(view, random.Random(0)) == ChooseColor(Color.RED)
+    rolled = HardStrategy(budget_seconds=None, max_rollouts=40, next_color_penalty=0.0)
+    assert rolled.choose_move(view, random.Random(0)) != ChooseColor(Color.RED)
