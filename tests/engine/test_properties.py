@@ -297,14 +297,14 @@ def test_ten_player_flip_state_fits_in_64_kb(seed: int) -> None:
     seed=st.integers(min_value=10_000, max_value=99_999),
 )
 @settings(
-    max_examples=1500,
+    max_examples=1000,
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     phases=NO_SHRINKING,
 )
 def test_soak_thousands_of_games(rules: RuleSet, players: int, seed: int) -> None:
-    """Soak: many matches keep the deck whole, end at the target and replay from JSON."""
+    """Soak: 1,000 matches (thousands of rounds) keep the deck whole, end and round-trip."""
     game, agent = new_game(rules, players, seed)
     size = deck_size(rules)
     for _ in walk(game, agent):
