@@ -292,7 +292,7 @@ def test_ten_player_flip_state_fits_in_64_kb(seed: int) -> None:
 
 @pytest.mark.slow
 @given(
-    rules=rulesets() | rulesets(target=500),
+    rules=rulesets(),
     players=st.integers(2, 10),
     seed=st.integers(min_value=10_000, max_value=99_999),
 )
@@ -304,7 +304,11 @@ def test_ten_player_flip_state_fits_in_64_kb(seed: int) -> None:
     phases=NO_SHRINKING,
 )
 def test_soak_thousands_of_games(rules: RuleSet, players: int, seed: int) -> None:
-    """Soak: 1,000 matches (thousands of rounds) keep the deck whole, end and round-trip."""
+    """Soak: 1,000 short matches (thousands of rounds) keep the deck whole, end, round-trip.
+
+    Full 500-point matches are covered by the quick suite; short targets keep this soak to a
+    minute or two of CI time while still playing thousands of rounds.
+    """
     game, agent = new_game(rules, players, seed)
     size = deck_size(rules)
     for _ in walk(game, agent):
