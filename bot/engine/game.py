@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from . import events as ev
@@ -77,6 +78,45 @@ TERMINAL_PHASES = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED
 GAME_OVER_PHASES = frozenset({Phase.MATCH_OVER, Phase.ABANDONED})
 CHOICE_PHASES = frozenset({Phase.CHOOSE_COLOR, Phase.SWAP_TARGET})
 
+# Python 3.11 finds an enum member on its class slowly (``Phase.PLAY`` costs ~0.1 µs, ten times a
+# module global), and the move loop tests phases and card kinds several times per move, so the
+# methods on that path compare against these aliases instead.
+_PLAY, _DRAWN, _PENALTY = Phase.PLAY, Phase.DRAWN, Phase.PENALTY
+_CHOOSE_COLOR, _SWAP_TARGET = Phase.CHOOSE_COLOR, Phase.SWAP_TARGET
+_NUMBER, _SKIP, _REVERSE, _FLIP = Kind.NUMBER, Kind.SKIP, Kind.REVERSE, Kind.FLIP
+_SKIP_EVERYONE, _WILD_SHUFFLE_HANDS, _WILD_SWAP_HANDS = (
+    Kind.SKIP_EVERYONE,
+    Kind.WILD_SHUFFLE_HANDS,
+    Kind.WILD_SWAP_HANDS,
+)
+_NEXT_TURN, _SAME_PLAYER = AfterColor.NEXT_TURN, AfterColor.SAME_PLAYER
+_PENALTY_NEXT = AfterColor.PENALTY
+
+PlayableKey = tuple[Side, Color | None, int]
+
+
+class _DeckTables:
+    """Lookups for one physical deck, built once and shared by every game played with it."""
+
+    __slots__ = ("faces", "play_moves", "playable")
+
+    def __init__(self, deck: tuple[Card, ...]) -> None:
+        self.faces = (
+            tuple(card.face(Side.LIGHT) for card in deck),
+            tuple(card.face(Side.DARK) for card in deck),
+        )
+        # One shared PlayCard per card: building legal moves allocates no moves, and a move taken
+        # from legal_moves is found again by identity in apply.
+        self.play_moves = tuple(PlayCard(card) for card in range(len(deck)))
+        # The cards playable on (side, colour in play, top card), filled in as games meet them.
+        # It caches a pure function of the deck, so games (and their clones) may share it.
+        self.playable: dict[PlayableKey, frozenset[int]] = {}
+
+
+@cache
+def _deck_tables(deck: tuple[Card, ...]) -> _DeckTables:
+    return _DeckTables(deck)
+
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
@@ -97,6 +137,7 @@ class Game:
         "_legal_cache",
         "_names",
         "_play_moves",
+        "_playable",
         "_seat",
         "_turn_started",
         "after_color",
@@ -165,13 +206,10 @@ class Game:
         self.penalty_challengeable = False
         self.uno_declared: list[bool] = [False] * len(players)
         self.uno_exposed: int | None = None
-        self._faces = (
-            tuple(card.face(Side.LIGHT) for card in self.deck),
-            tuple(card.face(Side.DARK) for card in self.deck),
-        )
-        # One shared PlayCard per card: building legal moves is the hot path, and a move taken
-        # from legal_moves is then found again by identity in apply.
-        self._play_moves = tuple(PlayCard(card) for card in range(len(self.deck)))
+        tables = _deck_tables(self.deck)
+        self._faces = tables.faces
+        self._play_moves = tables.play_moves
+        self._playable = tables.playable
         self._names: dict[str, str] = {}
         self._reindex()
 
@@ -272,11 +310,28 @@ class Game:
 
     def is_playable(self, card: int) -> bool:
         """Whether ``card`` matches the top card by colour, number or symbol, or is a wild."""
-        face = self._faces[self.side][card]
-        if face.color is None or face.color is self.color:
-            return True
-        top = self._faces[self.side][self.discard[-1]]
-        return face.kind is top.kind and face.number == top.number
+        return card in self._playable_now()
+
+    def _playable_now(self) -> frozenset[int]:
+        # Which cards are playable depends only on the side, the colour in play and the top card:
+        # each combination is worked out once per deck, and testing a card is then one set
+        # lookup (the move loop tests every card in hand on every turn).
+        key = (self.side, self.color, self.discard[-1])
+        playable = self._playable.get(key)
+        if playable is None:
+            playable = self._playable[key] = self._matching(*key)
+        return playable
+
+    def _matching(self, side: Side, color: Color | None, top_card: int) -> frozenset[int]:
+        faces = self._faces[side]
+        top = faces[top_card]
+        return frozenset(
+            card
+            for card, face in enumerate(faces)
+            if face.color is None
+            or face.color is color
+            or (face.kind is top.kind and face.number == top.number)
+        )
 
     def catchable(self) -> str | None:
         """The player who can be caught without UNO right now, if any."""
@@ -308,22 +363,23 @@ class Game:
         hand = self.hands[seat]
         play = self._play_moves
         if seat == self.current:
-            if phase is Phase.PLAY:
-                moves = [play[c] for c in self._playable_cards(hand)]
+            if phase is _PLAY:
+                playable = self._playable_now()
+                moves = [play[c] for c in hand if c in playable]
                 moves.append(DRAW)
-            elif phase is Phase.DRAWN:
+            elif phase is _DRAWN:
                 assert self.drawn_card is not None
                 moves = [play[self.drawn_card], PASS]
-            elif phase is Phase.CHOOSE_COLOR:
+            elif phase is _CHOOSE_COLOR:
                 moves = [ChooseColor(color) for color in COLORS_BY_SIDE[self.side]]
-            elif phase is Phase.PENALTY:
+            elif phase is _PENALTY:
                 moves = [play[c] for c in hand if self._stacks(c)]
                 moves.append(ACCEPT)
                 if self.penalty_challengeable:
                     moves.append(CHALLENGE)
-            elif phase is Phase.SWAP_TARGET:
+            elif phase is _SWAP_TARGET:
                 moves = [SwapWith(p) for s, p in enumerate(self.players) if s != seat]
-        elif phase is Phase.PLAY and self.rules.jump_in:
+        elif phase is _PLAY and self.rules.jump_in:
             moves = [play[c] for c in hand if self._identical_to_top(c)]
         if len(hand) <= 2 and not self.uno_declared[seat]:
             moves.append(CALL_UNO)
@@ -333,22 +389,9 @@ class Game:
         self._legal_cache = (seat, moves)
         return moves
 
-    def _playable_cards(self, hand: list[int]) -> list[int]:
-        # is_playable over a whole hand with the lookups hoisted: the engine's hottest loop.
-        faces = self._faces[self.side]
-        color = self.color
-        top = faces[self.discard[-1]]
-        kind, number = top.kind, top.number
-        return [
-            card
-            for card in hand
-            if (face := faces[card]).color is None
-            or face.color is color
-            or (face.kind is kind and face.number == number)
-        ]
-
     def _is_legal(self, seat: int, move: Move) -> bool:
-        legal = self._legal(seat)
+        cache = self._legal_cache
+        legal = cache[1] if cache is not None and cache[0] == seat else self._legal(seat)
         # A move taken from legal_moves is one of the cached instances: an identity scan is
         # much cheaper than the dataclass __eq__ that ``in`` calls on every other move.
         for candidate in legal:
@@ -425,7 +468,7 @@ class Game:
 
     def _start_turn(self, seat: int, out: list[ev.Event]) -> None:
         self.current = seat
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.drawn_card = None
         out.append(self._turn_started[seat])
 
@@ -446,7 +489,7 @@ class Game:
         hand.remove(card)
         face = self._faces[self.side][card]
         jump_in = seat != self.current
-        in_penalty = self.phase is Phase.PENALTY
+        in_penalty = self.phase is _PENALTY
         self._close_exposure(seat)
         self.current = seat
         self.drawn_card = None
@@ -457,32 +500,33 @@ class Game:
         if not hand:
             self._go_out(seat, face, out)
             return
-        kind = face.kind
-        if face.color is not None:
-            self.color = face.color
-        if kind is Kind.NUMBER:
-            if self.rules.seven_o and face.number == 7:
-                self.phase = Phase.SWAP_TARGET
+        color, kind, number = face
+        if color is not None:
+            self.color = color
+        if kind is _NUMBER:
+            # The number first: reading a rule off the pydantic RuleSet costs more than it.
+            if number == 7 and self.rules.seven_o:
+                self.phase = _SWAP_TARGET
                 self.swap_then_color = False
-            elif self.rules.seven_o and face.number == 0:
+            elif number == 0 and self.rules.seven_o:
                 self._rotate_hands(out)
                 self._start_turn(self._next(seat), out)
             else:
                 self._start_turn(self._next(seat), out)
-        elif kind is Kind.SKIP:
+        elif kind is _SKIP:
             self._skip_next(seat, out)
-        elif kind is Kind.REVERSE:
+        elif kind is _REVERSE:
             if len(self.players) == 2:
                 self._skip_next(seat, out)
             else:
                 self.direction = -self.direction
                 out.append(ev.DirectionChanged(self.direction))
                 self._start_turn(self._next(seat), out)
-        elif kind is Kind.SKIP_EVERYONE:
+        elif kind is _SKIP_EVERYONE:
             for other in range(1, len(self.players)):
                 out.append(ev.TurnSkipped(self.players[self._next(seat, other)]))
             self._start_turn(seat, out)
-        elif kind in DRAW_AMOUNT and face.color is not None:
+        elif kind in DRAW_AMOUNT and color is not None:
             amount = DRAW_AMOUNT[kind]
             if self.rules.stacking:
                 self._set_penalty(seat, kind, amount, in_penalty, challengeable=False, out=out)
@@ -491,24 +535,24 @@ class Game:
                 victim = self._next(seat)
                 self._draw_cards(victim, amount, face.name(), out)
                 self._skip_next(seat, out)
-        elif kind is Kind.FLIP:
+        elif kind is _FLIP:
             self._flip(seat, out)
             if self.color is None:
-                self._ask_color(AfterColor.NEXT_TURN)
+                self._ask_color(_NEXT_TURN)
             else:
                 self._start_turn(self._next(seat), out)
         elif kind in DRAW_WILD_KINDS:
             self.penalty_guilty = self._holds_color(seat)
             self._set_penalty(seat, kind, DRAW_AMOUNT.get(kind, 0), in_penalty, True, out)
-            self._ask_color(AfterColor.PENALTY)
-        elif kind is Kind.WILD_SHUFFLE_HANDS:
+            self._ask_color(_PENALTY_NEXT)
+        elif kind is _WILD_SHUFFLE_HANDS:
             self._shuffle_hands(seat, out)
-            self._ask_color(AfterColor.NEXT_TURN)
-        elif kind is Kind.WILD_SWAP_HANDS:
-            self.phase = Phase.SWAP_TARGET
+            self._ask_color(_NEXT_TURN)
+        elif kind is _WILD_SWAP_HANDS:
+            self.phase = _SWAP_TARGET
             self.swap_then_color = True
         else:  # Wild, Wild Customizable
-            self._ask_color(AfterColor.NEXT_TURN)
+            self._ask_color(_NEXT_TURN)
 
     def _holds_color(self, seat: int) -> bool:
         faces = self._faces[self.side]
@@ -534,11 +578,11 @@ class Game:
 
     def _start_penalty(self, victim: int, out: list[ev.Event]) -> None:
         self.current = victim
-        self.phase = Phase.PENALTY
+        self.phase = _PENALTY
         out.append(self._turn_started[victim])
 
     def _ask_color(self, then: AfterColor) -> None:
-        self.phase = Phase.CHOOSE_COLOR
+        self.phase = _CHOOSE_COLOR
         self.after_color = then
 
     def _go_out(self, seat: int, face: Face, out: list[ev.Event]) -> None:
@@ -566,11 +610,11 @@ class Game:
         self.color = color
         out.append(ev.ColorChosen(self.players[seat], color))
         then = self.after_color
-        if then is AfterColor.NEXT_TURN:
+        if then is _NEXT_TURN:
             self._start_turn(self._next(seat), out)
-        elif then is AfterColor.SAME_PLAYER:
+        elif then is _SAME_PLAYER:
             self._start_turn(seat, out)
-        elif then is AfterColor.PENALTY:
+        elif then is _PENALTY_NEXT:
             self._start_penalty(self._next(seat), out)
         else:
             self._draw_until_color(self._next(seat), color, 0, out)
@@ -609,23 +653,27 @@ class Game:
 
     def _draw_turn(self, seat: int, out: list[ev.Event]) -> None:
         self._close_exposure(seat)
+        # Drawing (even through a reshuffle, which keeps the top card) leaves the side, the
+        # colour and the top card as they were, so one playable set serves the whole turn.
+        playable = self._playable_now()
+        until_playable = self.rules.draw_until_playable
         drawn: list[int] = []
         while True:
             card = self._take_card(out)
             if card is None:
                 break
             drawn.append(card)
-            if not self.rules.draw_until_playable or self.is_playable(card):
+            if not until_playable or card in playable:
                 break
         self._give(seat, drawn, "drew", out)
         if not drawn:
             out.append(ev.DrawStopped(self.players[seat]))
         last = drawn[-1] if drawn else None
-        if last is not None and self.is_playable(last):
+        if last is not None and last in playable:
             if self.rules.forced_play:
                 self._play(seat, last, out)
             else:
-                self.phase = Phase.DRAWN
+                self.phase = _DRAWN
                 self.drawn_card = last
         else:
             self._start_turn(self._next(seat), out)
@@ -692,9 +740,8 @@ class Game:
         if self.uno_exposed == seat:
             self.uno_exposed = None
         faces = self._faces[self.side]
-        out.append(
-            ev.CardsDrawn(self.players[seat], len(cards), reason, tuple(faces[c] for c in cards))
-        )
+        drawn = tuple(map(faces.__getitem__, cards))
+        out.append(ev.CardsDrawn(self.players[seat], len(cards), reason, drawn))
 
     def _draw_cards(self, seat: int, count: int, reason: str, out: list[ev.Event]) -> None:
         cards: list[int] = []
