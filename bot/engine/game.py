@@ -93,6 +93,8 @@ _NEXT_TURN, _SAME_PLAYER = AfterColor.NEXT_TURN, AfterColor.SAME_PLAYER
 _PENALTY_NEXT = AfterColor.PENALTY
 
 PlayableKey = tuple[Side, Color | None, int]
+# Moves are immutable values, so the colour choices are shared like the PlayCard moves.
+_COLOR_CHOICES = tuple(tuple(ChooseColor(color) for color in side) for side in COLORS_BY_SIDE)
 
 
 class _DeckTables:
@@ -116,6 +118,24 @@ class _DeckTables:
 @cache
 def _deck_tables(deck: tuple[Card, ...]) -> _DeckTables:
     return _DeckTables(deck)
+
+
+def _shuffle(rng: random.Random, items: list[int]) -> None:
+    # random.shuffle draw for draw (the same getrandbits calls, so a seed deals the same cards
+    # and leaves the same RNG state), without its Python call per card: that halves the time of
+    # a deal's shuffle, a tenth of a short round. A Random subclass keeps its own shuffle (the
+    # tests script deals by overriding it).
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +284,7 @@ class Game:
         draws: list[tuple[str, Face]] = []
         while True:
             cards = list(range(len(self.deck)))
-            self.rng.shuffle(cards)
+            _shuffle(self.rng, cards)
             faces = {seat: self._faces[Side.LIGHT][cards[i]] for i, seat in enumerate(contenders)}
             draws.extend((self.players[seat], face) for seat, face in faces.items())
             best = max(face.number or 0 for face in faces.values())
@@ -371,7 +391,7 @@ class Game:
                 assert self.drawn_card is not None
                 moves = [play[self.drawn_card], PASS]
             elif phase is _CHOOSE_COLOR:
-                moves = [ChooseColor(color) for color in COLORS_BY_SIDE[self.side]]
+                moves = list(_COLOR_CHOICES[self.side])
             elif phase is _PENALTY:
                 moves = [play[c] for c in hand if self._stacks(c)]
                 moves.append(ACCEPT)
@@ -434,7 +454,7 @@ class Game:
             self._close_exposure(seat)
             self.drawn_card = None
             out.append(ev.DrawnCardKept(player))
-            self._start_turn(self._next(seat), out)
+            self._pass_turn(seat, out)
         elif kind is ChooseColor:
             assert isinstance(move, ChooseColor)
             self._choose_color(seat, move.color, out)
@@ -471,6 +491,10 @@ class Game:
         self.phase = _PLAY
         self.drawn_card = None
         out.append(self._turn_started[seat])
+
+    def _pass_turn(self, seat: int, out: list[ev.Event]) -> None:
+        # The commonest step of all, so without the call to _next.
+        self._start_turn((seat + self.direction) % len(self.players), out)
 
     def _skip_next(self, seat: int, out: list[ev.Event]) -> None:
         victim = self._next(seat)
@@ -510,9 +534,9 @@ class Game:
                 self.swap_then_color = False
             elif number == 0 and self.rules.seven_o:
                 self._rotate_hands(out)
-                self._start_turn(self._next(seat), out)
+                self._pass_turn(seat, out)
             else:
-                self._start_turn(self._next(seat), out)
+                self._pass_turn(seat, out)
         elif kind is _SKIP:
             self._skip_next(seat, out)
         elif kind is _REVERSE:
@@ -521,7 +545,7 @@ class Game:
             else:
                 self.direction = -self.direction
                 out.append(ev.DirectionChanged(self.direction))
-                self._start_turn(self._next(seat), out)
+                self._pass_turn(seat, out)
         elif kind is _SKIP_EVERYONE:
             for other in range(1, len(self.players)):
                 out.append(ev.TurnSkipped(self.players[self._next(seat, other)]))
@@ -540,7 +564,7 @@ class Game:
             if self.color is None:
                 self._ask_color(_NEXT_TURN)
             else:
-                self._start_turn(self._next(seat), out)
+                self._pass_turn(seat, out)
         elif kind in DRAW_WILD_KINDS:
             self.penalty_guilty = self._holds_color(seat)
             self._set_penalty(seat, kind, DRAW_AMOUNT.get(kind, 0), in_penalty, True, out)
@@ -611,7 +635,7 @@ class Game:
         out.append(ev.ColorChosen(self.players[seat], color))
         then = self.after_color
         if then is _NEXT_TURN:
-            self._start_turn(self._next(seat), out)
+            self._pass_turn(seat, out)
         elif then is _SAME_PLAYER:
             self._start_turn(seat, out)
         elif then is _PENALTY_NEXT:
@@ -629,7 +653,7 @@ class Game:
             self._draw_cards(seat, self.pending_draw, "penalty", out)
         self._reset_penalty()
         out.append(ev.TurnSkipped(self.players[seat]))
-        self._start_turn(self._next(seat), out)
+        self._pass_turn(seat, out)
 
     def _challenge(self, seat: int, out: list[ev.Event]) -> None:
         self._close_exposure(seat)
@@ -649,7 +673,7 @@ class Game:
             self._start_turn(seat, out)
         else:
             out.append(ev.TurnSkipped(self.players[seat]))
-            self._start_turn(self._next(seat), out)
+            self._pass_turn(seat, out)
 
     def _draw_turn(self, seat: int, out: list[ev.Event]) -> None:
         self._close_exposure(seat)
@@ -676,7 +700,7 @@ class Game:
                 self.phase = _DRAWN
                 self.drawn_card = last
         else:
-            self._start_turn(self._next(seat), out)
+            self._pass_turn(seat, out)
 
     def _swap_with(self, seat: int, target: int, out: list[ev.Event]) -> None:
         hands = self.hands
@@ -686,7 +710,7 @@ class Game:
         if self.swap_then_color:
             self._ask_color(AfterColor.NEXT_TURN)
         else:
-            self._start_turn(self._next(seat), out)
+            self._pass_turn(seat, out)
 
     def _rotate_hands(self, out: list[ev.Event]) -> None:
         old = self.hands
@@ -699,7 +723,7 @@ class Game:
 
     def _shuffle_hands(self, seat: int, out: list[ev.Event]) -> None:
         pool = [card for hand in self.hands for card in hand]
-        self.rng.shuffle(pool)
+        _shuffle(self.rng, pool)
         count = len(self.players)
         first = (seat + 1) % count  # dealt out from the player's left, like a deal
         hands: list[list[int]] = [[] for _ in range(count)]
@@ -727,7 +751,7 @@ class Game:
         # The side in play stays: the new draw pile lies active side down.
         top = self.discard.pop()
         pile = self.discard
-        self.rng.shuffle(pile)
+        _shuffle(self.rng, pile)
         self.draw_pile = pile
         self.discard = [top]
         out.append(ev.PileReshuffled(len(pile)))
@@ -783,7 +807,7 @@ class Game:
     def _deal_round(self, out: list[ev.Event]) -> None:
         count = len(self.players)
         pile = list(range(len(self.deck)))
-        self.rng.shuffle(pile)
+        _shuffle(self.rng, pile)
         self.hands = [[] for _ in range(count)]
         for _ in range(HAND_SIZE):
             for offset in range(1, count + 1):
@@ -805,7 +829,7 @@ class Game:
                 break
             # A draw-wild cannot start the round: put it back, shuffle, turn another.
             pile.append(starter)
-            self.rng.shuffle(pile)
+            _shuffle(self.rng, pile)
             reshuffled += 1
         self.discard.append(starter)
         face = light[starter]
@@ -921,7 +945,7 @@ class Game:
             self.penalty_challengeable = False
         cards = self.hands.pop(seat)
         self.draw_pile[:0] = cards
-        self.rng.shuffle(self.draw_pile)
+        _shuffle(self.rng, self.draw_pile)
         self.players.pop(seat)
         self.uno_declared.pop(seat)
         count = len(self.players)
