@@ -36,7 +36,7 @@ from .moves import (
     PlayCard,
     SwapWith,
 )
-from .rules import RuleSet
+from .rules import RuleSet, Variant
 from .scoring import face_points
 from .view import PlayerView, build_view
 
@@ -100,12 +100,15 @@ _COLOR_CHOICES = tuple(tuple(ChooseColor(color) for color in side) for side in C
 class _DeckTables:
     """Lookups for one physical deck, built once and shared by every game played with it."""
 
-    __slots__ = ("faces", "play_moves", "playable")
+    __slots__ = ("faces", "play_moves", "playable", "points")
 
-    def __init__(self, deck: tuple[Card, ...]) -> None:
+    def __init__(self, deck: tuple[Card, ...], variant: Variant) -> None:
         self.faces = (
             tuple(card.face(Side.LIGHT) for card in deck),
             tuple(card.face(Side.DARK) for card in deck),
+        )
+        self.points = tuple(
+            tuple(face_points(face, variant) for face in side) for side in self.faces
         )
         # One shared PlayCard per card: building legal moves allocates no moves, and a move taken
         # from legal_moves is found again by identity in apply.
@@ -116,8 +119,8 @@ class _DeckTables:
 
 
 @cache
-def _deck_tables(deck: tuple[Card, ...]) -> _DeckTables:
-    return _DeckTables(deck)
+def _deck_tables(deck: tuple[Card, ...], variant: Variant) -> _DeckTables:
+    return _DeckTables(deck, variant)
 
 
 def _shuffle(rng: random.Random, items: list[int]) -> None:
@@ -158,6 +161,7 @@ class Game:
         "_names",
         "_play_moves",
         "_playable",
+        "_points",
         "_seat",
         "_turn_started",
         "after_color",
@@ -226,10 +230,11 @@ class Game:
         self.penalty_challengeable = False
         self.uno_declared: list[bool] = [False] * len(players)
         self.uno_exposed: int | None = None
-        tables = _deck_tables(self.deck)
+        tables = _deck_tables(self.deck, rules.variant)
         self._faces = tables.faces
         self._play_moves = tables.play_moves
         self._playable = tables.playable
+        self._points = tables.points
         self._names: dict[str, str] = {}
         self._reindex()
 
@@ -323,10 +328,8 @@ class Game:
 
     def hand_points(self, player: str, side: Side | None = None) -> int:
         """What ``player``'s hand would score now (on ``side``, default the side in play)."""
-        faces = self._faces[self.side if side is None else side]
-        return sum(
-            face_points(faces[c], self.rules.variant) for c in self.hands[self.seat_of(player)]
-        )
+        points = self._points[self.side if side is None else side]
+        return sum(points[card] for card in self.hands[self.seat_of(player)])
 
     def is_playable(self, card: int) -> bool:
         """Whether ``card`` matches the top card by colour, number or symbol, or is a wild."""
@@ -493,8 +496,12 @@ class Game:
         out.append(self._turn_started[seat])
 
     def _pass_turn(self, seat: int, out: list[ev.Event]) -> None:
-        # The commonest step of all, so without the call to _next.
-        self._start_turn((seat + self.direction) % len(self.players), out)
+        # _start_turn(_next(seat)) without the two calls: the commonest step of all.
+        seat = (seat + self.direction) % len(self.players)
+        self.current = seat
+        self.phase = _PLAY
+        self.drawn_card = None
+        out.append(self._turn_started[seat])
 
     def _skip_next(self, seat: int, out: list[ev.Event]) -> None:
         victim = self._next(seat)
@@ -864,10 +871,9 @@ class Game:
             self._start_turn(first, out)
 
     def _end_round(self, winner: int, out: list[ev.Event]) -> None:
-        variant = self.rules.variant
-        faces = self._faces[self.side]
+        card_points = self._points[self.side]
         points = {
-            player: sum(face_points(faces[c], variant) for c in self.hands[seat])
+            player: sum(card_points[card] for card in self.hands[seat])
             for seat, player in enumerate(self.players)
         }
         winner_id = self.players[winner]
