@@ -18,11 +18,11 @@ from typing import ClassVar
 
 from bot.engine.cards import Color, Face, Kind
 from bot.engine.game import Phase
-from bot.engine.moves import PASS, ChooseColor, Move, PlayCard
+from bot.engine.moves import DRAW, PASS, ChooseColor, Move, PlayCard
 from bot.engine.view import HandCard, OpponentView
 
 from .knowledge import candidate_fronts, prob_holds_color
-from .montecarlo import can_sample, run_rollouts
+from .montecarlo import POINT_VALUE, can_sample, run_rollouts
 from .normal import NormalStrategy
 from .table import Table
 
@@ -74,7 +74,15 @@ class HardStrategy(NormalStrategy):
     # Plays compared by rollouts: the heuristic's choice and the next best few.
     rollout_candidates: int = 4
     # Leave the heuristic's choice only for a lead of this many standard errors.
-    switch_margin: float = 0.0
+    switch_margin: float = 1.5
+    # Stop rolling out a candidate that trails the leader by this many standard errors (0: never).
+    prune_z: float = 2.0
+    # Also roll out bluffed draw-wilds (a challenge is modelled as the normal player makes it).
+    rollout_bluffs: bool = True
+    # Also roll out drawing instead of playing (in Flip the pile's back hints at the card).
+    rollout_draw: bool = False
+    # A rollout scores 1 for a win plus this much per point won (minus per point left in hand).
+    point_value: float = POINT_VALUE
     # Per-decision budget in seconds (None: no clock) and a cap on rollouts (None: no cap).
     budget_seconds: float | None = 0.05
     max_rollouts: int | None = None
@@ -100,6 +108,8 @@ class HardStrategy(NormalStrategy):
             max_rollouts=self.max_rollouts,
             deadline=deadline,
             clock=self.clock,
+            prune_z=self.prune_z,
+            point_value=self.point_value,
         )
         return candidates[result.best(0, self.switch_margin)]
 
@@ -115,18 +125,23 @@ class HardStrategy(NormalStrategy):
             keep_or_play = (m for m in view.legal_moves if m is PASS or isinstance(m, PlayCard))
             return [heuristic, *(m for m in keep_or_play if m != heuristic)]
         ranked = sorted(
-            (m for m in table.plays if not table.is_bluff(table.hand[m.card].face)),
-            key=lambda m: self.play_score(table, table.hand[m.card]),
-            reverse=True,
+            table.plays, key=lambda m: self.play_score(table, table.hand[m.card]), reverse=True
         )
         candidates: list[Move] = [heuristic]
         # Twin cards (same face and, in Flip, same back) play out identically.
         seen = {_twin_key(table, heuristic)}
         for move in ranked:
             key = _twin_key(table, move)
-            if key not in seen and len(candidates) < self.rollout_candidates:
+            if key in seen:
+                continue
+            bluff = table.is_bluff(table.hand[move.card].face)
+            if (bluff and self.rollout_bluffs) or (
+                not bluff and len(candidates) < self.rollout_candidates
+            ):
                 seen.add(key)
                 candidates.append(move)
+        if self.rollout_draw and DRAW not in candidates and DRAW in view.legal_moves:
+            candidates.append(DRAW)
         return candidates
 
     def rollouts_wanted(self, table: Table) -> bool:

@@ -47,6 +47,8 @@ REVERSE_AWAY_BONUS = 25.0
 SAME_COLOR_BONUS = 2.0
 KEEP_DRAWN_WILD_FROM = 4
 CHALLENGE_FROM_CARDS = 4
+# Pruning starts once every candidate has had this many rollouts.
+PRUNE_AFTER = 4
 # A determinization can be dealt for these phases; others are decided without rollouts.
 SAMPLED_PHASES = frozenset({Phase.PLAY, Phase.DRAWN, Phase.CHOOSE_COLOR})
 
@@ -68,18 +70,17 @@ class Rollouts:
         return sum(values) / len(values) if values else 0.0
 
     def best(self, baseline: int = 0, margin: float = 0.0) -> int:
-        """The best candidate; it must beat ``baseline`` by ``margin`` standard errors."""
-        if not self.values[0]:
+        """The best candidate still rolled out at the end; it must beat ``baseline`` by
+        ``margin`` standard errors on the shared deals."""
+        if not self.values[baseline]:
             return baseline
-        best = max(range(len(self.values)), key=self.mean)
+        rounds = max(len(v) for v in self.values)
+        finished = [i for i, v in enumerate(self.values) if len(v) == rounds]
+        best = max(finished, key=self.mean)
         if best == baseline or margin <= 0:
             return best
-        diffs = [a - b for a, b in zip(self.values[best], self.values[baseline], strict=True)]
-        if len(diffs) < 2:
-            return baseline
-        mean = sum(diffs) / len(diffs)
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
-        return best if mean > margin * spread / math.sqrt(len(diffs)) else baseline
+        lead = paired_z(self.values[best], self.values[baseline])
+        return best if lead > margin else baseline
 
 
 class Sampler:
@@ -248,11 +249,17 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
 
 def policy_move(game: Game, player: str) -> Move:
     """The normal player's heuristics, read straight from the game (fast enough to roll out)."""
-    legal = game.legal_moves(player)
-    if CALL_UNO in legal:
-        return CALL_UNO
-    phase = game.phase
     seat = game.current
+    if game.players[seat] != player:
+        raise ValueError(f"{player} has nothing to decide")
+    # The engine's cached list, read only: the hot loop of every rollout.
+    legal = game._legal(seat)
+    for move in legal:
+        if move is CALL_UNO:
+            return CALL_UNO
+    phase = game.phase
+    if phase is Phase.PLAY:
+        return _best_play(game, seat, legal)
     if phase is Phase.CHOOSE_COLOR:
         return ChooseColor(_best_color(game, seat))
     if phase is Phase.SWAP_TARGET:
@@ -271,9 +278,7 @@ def policy_move(game: Game, player: str) -> Move:
         ):
             return CHALLENGE
         return ACCEPT
-    if phase is Phase.DRAWN:
-        return _drawn_move(game, seat, legal)
-    return _best_play(game, seat, legal)
+    return _drawn_move(game, seat, legal)
 
 
 def _endgame(game: Game, seat: int) -> bool:
@@ -294,6 +299,10 @@ def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
     plays = [m for m in legal if type(m) is PlayCard]
     if not plays:
         return DRAW
+    if len(plays) == 1:
+        only = plays[0]
+        assert isinstance(only, PlayCard)
+        return DRAW if _bluff(game, seat, game.face(only.card)) else only
     hands = game.hands
     hand = hands[seat]
     faces = [game.face(c) for c in hand]
@@ -353,19 +362,20 @@ def _best_color(game: Game, seat: int) -> Color:
     return max(colors, key=lambda c: (held[c], weight[c]))
 
 
-def rollout_value(game: Game, player: str) -> float:
-    """Play the round out with the policy; 1 for a win plus points won, minus points conceded."""
+def rollout_value(game: Game, player: str, point_value: float = POINT_VALUE) -> float:
+    """Play the round out with the policy; 1 for a win, plus ``point_value`` per point won and
+    minus it per point left in our hand."""
     for _ in range(MAX_ROLLOUT_MOVES):
         if game.phase in TERMINAL_PHASES:
             break
         current = game.players[game.current]
         game.apply(current, policy_move(game, current))
     else:
-        return -game.hand_points(player) * POINT_VALUE
+        return -game.hand_points(player) * point_value
     result = game.history[-1]
     if result.winner == player:
-        return 1 + result.awarded[player] * POINT_VALUE
-    return -result.hand_points[player] * POINT_VALUE
+        return 1 + result.awarded[player] * point_value
+    return -result.hand_points[player] * point_value
 
 
 def run_rollouts(
@@ -376,30 +386,59 @@ def run_rollouts(
     max_rollouts: int | None,
     deadline: float | None,
     clock: Callable[[], float],
+    prune_z: float = 0.0,
+    point_value: float = POINT_VALUE,
 ) -> Rollouts:
     """Every candidate played out on the same determinizations (common random numbers).
 
-    The comparison is then not drowned by the luck of the deal. The loop stops at
-    ``max_rollouts`` in total or when one more round of rollouts (timed from the slowest so far)
-    would pass ``deadline`` on ``clock``; with neither it would never stop, so callers pass one.
+    The comparison is then not drowned by the luck of the deal. With ``prune_z`` a candidate
+    that trails the leader by that many standard errors gets no more rollouts (the first
+    candidate, the heuristic's choice, always does), so the budget goes where it decides
+    something. The loop stops at ``max_rollouts`` in total or when one more round of rollouts
+    (timed from the slowest so far) would pass ``deadline`` on ``clock``; with neither it would
+    never stop, so callers pass one.
     """
     sampler = Sampler(view)
     values: list[list[float]] = [[] for _ in candidates]
+    active = list(range(len(candidates)))
     runs = 0
     slowest = 0.0
-    while max_rollouts is None or runs + len(candidates) <= max_rollouts:
+    while len(active) > 1 and (max_rollouts is None or runs + len(active) <= max_rollouts):
         started = clock() if deadline is not None else 0.0
         if deadline is not None and started + slowest >= deadline:
             break
         seed = rng.getrandbits(32)
-        for index, move in enumerate(candidates):
+        for index in active:
             game = sampler.sample(random.Random(seed))
-            game.apply(view.player, move)
-            values[index].append(rollout_value(game, view.player))
-        runs += len(candidates)
+            game.apply(view.player, candidates[index])
+            values[index].append(rollout_value(game, view.player, point_value))
+        runs += len(active)
         if deadline is not None:
             slowest = max(slowest, clock() - started)
+        if prune_z > 0 and len(values[0]) >= PRUNE_AFTER:
+            active = _survivors(values, active, prune_z)
     return Rollouts(tuple(tuple(v) for v in values))
+
+
+def _survivors(values: list[list[float]], active: list[int], z: float) -> list[int]:
+    leader = max(active, key=lambda i: sum(values[i]))
+    kept = []
+    for index in active:
+        if index in (0, leader) or paired_z(values[index], values[leader]) > -z:
+            kept.append(index)
+    return kept
+
+
+def paired_z(values: Sequence[float], others: Sequence[float]) -> float:
+    """How many standard errors the mean of ``values`` lies above ``others`` on shared deals."""
+    diffs = [a - b for a, b in zip(values, others, strict=False)]
+    if len(diffs) < 2:
+        return 0.0
+    mean = sum(diffs) / len(diffs)
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    if spread == 0:
+        return math.copysign(math.inf, mean) if mean else 0.0
+    return mean / (spread / math.sqrt(len(diffs)))
 
 
 def best_by_rollouts(

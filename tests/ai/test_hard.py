@@ -8,8 +8,9 @@ import random
 
 from bot.ai import HardStrategy, NormalStrategy
 from bot.ai.montecarlo import best_by_rollouts, determinize
+from bot.ai.table import Table
 from bot.engine import Color, Game, PlayerView, Side
-from bot.engine.moves import ACCEPT, CHALLENGE, ChooseColor, PlayCard
+from bot.engine.moves import ACCEPT, CHALLENGE, DRAW, ChooseColor, PlayCard
 from bot.engine.notation import face_code, setup
 
 NO_CLOCK = HardStrategy(budget_seconds=None, max_rollouts=None)
@@ -144,3 +145,16 @@ def test_colour_choice_by_rollouts_avoids_the_next_players_colour() -> None:
     assert blind.choose_move(view, random.Random(0)) == ChooseColor(Color.RED)
     rolled = HardStrategy(budget_seconds=None, max_rollouts=40, next_color_penalty=0.0)
     assert rolled.choose_move(view, random.Random(0)) != ChooseColor(Color.RED)
+
+
+def test_bluffs_and_draws_are_rolled_out_only_when_asked() -> None:
+    """A bluffed Wild Draw Two and drawing join the candidates only with their switches on."""
+    game = setup({"me": "W+2|O4 R2 R9", "b": NUMBERS, "c": WEAK_BACKS}, "R5|P2")
+    table = Table(game.view_for("me"))
+    narrow = dataclasses.replace(NO_CLOCK, rollout_bluffs=False, rollout_draw=False)
+    plain = narrow.rollout_candidates_for(table, PlayCard(game.hand("me")[2]))
+    assert len(plain) == 2 and DRAW not in plain
+    wide = dataclasses.replace(narrow, rollout_bluffs=True, rollout_draw=True)
+    candidates = wide.rollout_candidates_for(table, PlayCard(game.hand("me")[2]))
+    assert PlayCard(game.hand("me")[0]) in candidates and DRAW in candidates
+    assert len(candidates) == 4

@@ -6,9 +6,16 @@ import random
 
 import pytest
 
-from bot.ai import NormalStrategy
-from bot.ai.montecarlo import Rollouts, Sampler, can_sample, policy_move
-from bot.engine import Color, RuleSet
+from bot.ai import NormalStrategy, Strategy
+from bot.ai.montecarlo import (
+    PRUNE_AFTER,
+    Rollouts,
+    Sampler,
+    can_sample,
+    policy_move,
+    run_rollouts,
+)
+from bot.engine import Color, RuleSet, Side
 from bot.engine.game import Phase
 from bot.engine.moves import DRAW, ChooseColor, PlayCard
 from bot.engine.notation import setup
@@ -21,7 +28,7 @@ NUMBERS = "B2|O8 B3|U8 B5|P9 B7|O3 B8|T4"
 def test_policy_plays_exactly_like_normal(variant: str) -> None:
     """Over seeded rounds, the rollout policy picks normal's move at every decision."""
     normal = NormalStrategy(catch_rate=0.0)
-    seats = [normal, normal, normal, normal]
+    seats: list[Strategy] = [normal, normal, normal, normal]
     checked = 0
     for seed in range(6):
         for game, view, _, rng in decisions(RuleSet(variant=variant), seed, seats, 150):
@@ -79,3 +86,24 @@ def test_best_switches_on_a_clear_lead() -> None:
     """A lead on every shared deal beats the margin and changes the choice."""
     rollouts = Rollouts(((0.0, 1.0, 0.0, 1.0), (0.5, 1.4, 0.6, 1.5)))
     assert rollouts.best(0, 1.5) == 1
+
+
+def test_pruning_stops_rolling_out_a_hopeless_candidate() -> None:
+    """Skip Everyone then the last card wins at once; the plain 3 hands the next player the win."""
+    hands = {"me": "TSE T3", "b": "T7", "c": "O2 O3 O4 P1"}
+    game = setup(hands, "T5", side=Side.DARK)
+    game.uno_declared = [True, True, False]
+    view = game.view_for("me")
+    skip_all, three = (PlayCard(c) for c in game.hand("me"))
+    result = run_rollouts(
+        view,
+        [skip_all, three],
+        random.Random(3),
+        max_rollouts=60,
+        deadline=None,
+        clock=lambda: 0.0,
+        prune_z=2.0,
+    )
+    # The cap would allow 30 rounds; the loser is dropped as soon as pruning starts.
+    assert len(result.values[0]) == len(result.values[1]) == PRUNE_AFTER
+    assert result.best() == 0
