@@ -1,0 +1,491 @@
+"""Benchmark the bot under load: many concurrent games played by random clicks through SimCord.
+
+The real ``UnoBot`` runs inside SimCord's simulated Discord, on one core, with the production
+settings (``table_edit_interval`` 1.0 s, turn timer 60 s). ``--games`` channels (100 per
+simulated guild) each hold a game of 2-4 players, half UNO Flip and half classic. The games are
+interleaved round-robin, one click per game per sweep, so the bot holds every session at once:
+the lobbies are opened and filled first, then ``--clicks`` clicks per game are timed. Each click
+is what the player would press next: Hand on the table when their hand is missing or out of
+date, then a random enabled move button of that hand (a card, Draw, a colour, Keep it,
+Challenge/Accept, UNO!...), Next round after a round; a finished game opens a new lobby.
+
+What is measured, per click (see docs/benchmarks.md, "Bot under load"):
+
+- first response: from SimCord emitting INTERACTION_CREATE to the bot (the gateway event) to
+  the bot's interaction callback request reaching SimCord's HTTP layer (``POST
+  /interactions/<id>/<token>/callback``). That is the bot's own work for the click (discord.py
+  parsing, routing, the session lock, the engine, rendering, serialising the response) plus
+  whatever else ran on the event loop in between: other games' background table edits and
+  SimCord's per-task bookkeeping. The simulated click's preparation before the event (finding
+  the button, serialising the message) and the settling after it are not included; they are
+  reported separately as "actor call to first response" and "click settled".
+- REST calls per click and per move: every request in ``env.http_requests`` over the timed
+  phase, by kind, divided by the clicks (and by the clicks that changed the game).
+
+    .venv/bin/python -m bench.bot_load                      # 100 and 1,000 games
+    .venv/bin/python -m bench.bot_load --games 100 --clicks 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import os
+import platform
+import random
+import re
+import statistics
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import simcord
+from pydantic import SecretStr
+from simcord._dpy_internals import release_clocks
+
+from bot.client import UnoBot
+from bot.config import Settings
+from bot.engine import Game, Phase
+from bot.engine.events import Event
+
+CHANNELS_PER_GUILD = 100
+SETTLE_TIMEOUT = 0.5  # only settles the world building; clicks wait for their callback
+ANSWER_TIMEOUT = 10.0  # seconds; a click still unanswered by then fails the run
+FAKE_TOKEN = "MTA1234567890123456789.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+INTERACTION_PATH = re.compile(r"/interactions/(?P<id>[0-9]+)/[^/]+/callback$")
+TABLE_EDIT = re.compile(r"/channels/[0-9]+/messages/[0-9]+$")
+HAND_ID = re.compile(r"uno:h:[0-9a-z]+:(?P<serial>[0-9]+):(?P<code>.*)")
+
+
+class DroppingLog(list[Any]):
+    """A SimCord log (HTTP requests, transcript) that hands each entry to a hook and keeps none.
+
+    Keeping every request and gateway payload of a 30,000-click run would grow the heap by
+    the simulator's bookkeeping, and with it the pauses of Python's full garbage collections,
+    which the bot in production would not see.
+    """
+
+    def __init__(self, on_entry: Callable[[Any], None] | None = None) -> None:
+        super().__init__()
+        self.on_entry = on_entry
+
+    def append(self, entry: Any) -> None:
+        """Pass the entry on; do not store it."""
+        if self.on_entry is not None:
+            self.on_entry(entry)
+
+
+@dataclass
+class Sample:
+    """One timed click."""
+
+    kind: str
+    first_response_ms: float
+    from_call_ms: float
+    full_gc: bool
+
+
+@dataclass
+class Recorder:
+    """Times each interaction from its gateway event to its callback request."""
+
+    emitted: dict[str, float] = field(default_factory=dict)
+    answered: dict[str, asyncio.Future[float]] = field(default_factory=dict)
+    requests: Counter[str] = field(default_factory=Counter)
+    full_gc_ms: list[float] = field(default_factory=list)
+    counting: bool = False
+    last: str = ""
+    _gc_started: float = 0.0
+
+    def install(self, env: Any) -> None:
+        """Wrap the backend's event feed and HTTP log; watch full garbage collections."""
+        backend = env.backend
+        emit = backend.emit
+        loop = asyncio.get_running_loop()
+
+        def timed_emit(event: str, payload: Any) -> None:
+            if event == "INTERACTION_CREATE":
+                self.last = payload["id"]
+                self.answered[self.last] = loop.create_future()
+                self.emitted[self.last] = time.perf_counter()
+            emit(event, payload)
+
+        backend.emit = timed_emit
+        backend.http_requests = DroppingLog(self.on_request)
+        backend.transcript = DroppingLog()
+        gc.callbacks.append(self.on_gc)
+
+    def uninstall(self) -> None:
+        """Stop watching the garbage collector."""
+        gc.callbacks.remove(self.on_gc)
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """Time full (generation 2) collections."""
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif self.counting:
+            self.full_gc_ms.append((time.perf_counter() - self._gc_started) * 1000)
+
+    def on_request(self, entry: Any) -> None:
+        """Note the first callback of an interaction and count requests by kind."""
+        match = INTERACTION_PATH.search(entry.path)
+        if match is not None:
+            answer = self.answered.get(match["id"])
+            if answer is not None and not answer.done():
+                answer.set_result(time.perf_counter())
+        if self.counting:
+            self.requests[request_kind(entry.method, entry.path)] += 1
+
+    async def first_response(self, interaction: str) -> tuple[float, float]:
+        """(emitted, answered) perf_counter stamps of an interaction, once it is answered."""
+        answered = await asyncio.wait_for(self.answered[interaction], ANSWER_TIMEOUT)
+        del self.answered[interaction]
+        return self.emitted.pop(interaction), answered
+
+
+def request_kind(method: str, path: str) -> str:
+    """A short name for a REST request."""
+    if INTERACTION_PATH.search(path):
+        return "interaction response"
+    if method == "PATCH" and TABLE_EDIT.search(path):
+        return "table edit"
+    if method == "POST" and path.endswith("/messages"):
+        return "new public message"
+    if path.startswith("/webhooks/"):
+        return f"webhook {method}"
+    return f"{method} other"
+
+
+def hand_buttons(message: Any) -> list[tuple[str, str, bool]]:
+    """(serial, code, enabled) of every button of an ephemeral hand."""
+    found = []
+    for row in message.components:
+        for child in row["components"]:
+            match = HAND_ID.fullmatch(child.get("custom_id", ""))
+            if match is not None:
+                found.append((match["serial"], match["code"], not child.get("disabled", False)))
+    return found
+
+
+def custom_id(message: Any, label: str) -> str | None:
+    """The custom_id of the enabled button labelled ``label`` on a message, if any."""
+    for row in message.components:
+        for child in row.children:
+            if getattr(child, "label", None) == label and not child.disabled:
+                return str(child.custom_id)
+    return None
+
+
+@dataclass
+class Table:
+    """One channel, its players, and each player's latest ephemeral hand."""
+
+    env: Any
+    channel: Any
+    players: list[Any]
+    command: str
+    hands: dict[str, Any] = field(default_factory=dict)
+    games_started: int = 0
+
+    @property
+    def bot(self) -> UnoBot:
+        """The bot under test."""
+        bot: UnoBot = self.env.bot
+        return bot
+
+    def next_click(self, rng: random.Random) -> tuple[str, str, Callable[[], Any]]:
+        """The click the next person at this table would make: (kind, player id, the call)."""
+        session = self.bot.sessions.by_channel.get(self.channel.id)
+        public = self.channel.last_message
+        host = self.players[0]
+        if session is None:
+            self.hands.clear()
+            return "slash start", "", lambda: host.slash(self.channel, self.command)
+        game = session.game
+        if game is None:
+            seated = {seat.user_id for seat in session.seats}
+            waiting = [p for p in self.players if p.id not in seated]
+            if waiting:
+                return "lobby join", "", lambda: waiting[0].click(public, label="Join")
+            return "lobby start", "", lambda: host.click(public, label="Start")
+        if game.phase is Phase.ROUND_OVER:
+            ready = self.players[rng.randrange(len(self.players))]
+            return "next round", "", lambda: ready.click(public, label="Next round")
+        player = game.current_player
+        assert player is not None, game.phase
+        actor = next(p for p in self.players if str(p.id) == player)
+        hand = self.hands.get(player)
+        moves = []
+        if hand is not None:
+            buttons = hand_buttons(hand)
+            fresh = all(serial == str(session.serial) for serial, _, _ in buttons)
+            moves = (
+                [code for _, code, on in buttons if on and code[:1] not in "rg"] if fresh else []
+            )
+        if not moves:
+            return "hand", player, lambda: actor.click(public, label="Hand")
+        code = rng.choice(moves)
+        target = next(c for c in _ids(hand) if c.endswith(f":{code}"))
+        return f"move {code[:1]}", player, lambda: actor.click(hand, custom_id=target)
+
+
+def _ids(message: Any) -> list[str]:
+    return [child["custom_id"] for row in message.components for child in row["components"]]
+
+
+MOVE_KINDS = ("move", "next round")
+
+
+@dataclass
+class LoadResult:
+    """Everything one run measured."""
+
+    games: int
+    clicks_per_game: int
+    samples: list[Sample]
+    requests: Counter[str]
+    wall_s: float
+    setup_s: float
+    full_gc_ms: list[float]
+    auto_plays: int
+    errors: int
+
+    def first_response(self, kind: str = "") -> list[float]:
+        """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
+        return [s.first_response_ms for s in self.samples if s.kind.startswith(kind)]
+
+    @property
+    def moves(self) -> int:
+        """Timed clicks that changed the game (a hand button or Next round)."""
+        return sum(1 for s in self.samples if s.kind.startswith(MOVE_KINDS))
+
+
+def make_settings(folder: Path) -> Settings:
+    """Production defaults, except the database path and a fake token."""
+    return Settings(discord_token=SecretStr(FAKE_TOKEN), db_path=folder / "uno.db")
+
+
+async def build_tables(env: Any, games: int, rng: random.Random) -> list[Table]:
+    """``games`` channels over as many guilds as needed, each with 2-4 new members."""
+    tables: list[Table] = []
+    guild = None
+    for index in range(games):
+        if index % CHANNELS_PER_GUILD == 0:
+            guild = env.create_guild(f"Guild {index // CHANNELS_PER_GUILD}")
+        assert guild is not None
+        channel = guild.create_text_channel(f"uno-{index}")
+        seats = rng.randint(2, 4)
+        players = [guild.add_member(env.create_user(f"p{index}-{seat}")) for seat in range(seats)]
+        command = "uno flip start" if index % 2 == 0 else "uno classic start"
+        tables.append(Table(env, channel, players, command))
+    await env.settle()
+    return tables
+
+
+async def click(table: Table, recorder: Recorder, rng: random.Random) -> Sample:
+    """Make one table's next click and wait for its first response."""
+    kind, player, call = table.next_click(rng)
+    collections = len(recorder.full_gc_ms)
+    started = time.perf_counter()
+    result = await call()
+    emitted, answered = await recorder.first_response(recorder.last)
+    if kind == "hand":
+        table.hands[player] = result.response
+    return Sample(
+        kind,
+        (answered - emitted) * 1000,
+        (answered - started) * 1000,
+        len(recorder.full_gc_ms) > collections,
+    )
+
+
+def untrack_bot_work(env: Any) -> None:
+    """Put back the event loop's own task and timer methods (see docs/benchmarks.md).
+
+    SimCord wraps them to track every bot task and timer for its settling and virtual clock;
+    that bookkeeping costs O(tasks x timers) per click, which at 1,000 games is seconds of
+    simulator time per click. Without it the bot runs on a plain asyncio loop on the real
+    clock, as in production, and each click is awaited until its callback request instead.
+    """
+    runtime = env._runtime
+    loop = asyncio.get_running_loop()
+    loop.create_task = runtime.create_task  # type: ignore[method-assign]
+    loop.call_soon = runtime.call_soon  # type: ignore[method-assign]
+    loop.call_later = runtime.call_later  # type: ignore[method-assign]
+    loop.call_at = runtime.call_at  # type: ignore[method-assign]
+    # The bot's time.monotonic (hence loop.time) reads the virtual clock: give it the real one.
+    release_clocks(env)
+
+
+async def run_load(games: int, clicks_per_game: int, seed: int = 1) -> LoadResult:
+    """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as temp, counting_auto_plays() as auto_plays:
+        settings = make_settings(Path(temp))
+        bot = UnoBot(settings, shard_count=1)
+        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
+            recorder = Recorder()
+            recorder.install(env)
+            tables = await build_tables(env, games, rng)
+            untrack_bot_work(env)
+            started = time.perf_counter()
+            setup: list[Sample] = []
+            for _ in range(5):  # slash start, up to 3 joins, Start
+                for table in tables:
+                    session = bot.sessions.by_channel.get(table.channel.id)
+                    if session is None or session.game is None:
+                        setup.append(await click(table, recorder, rng))
+            setup_s = time.perf_counter() - started
+            recorder.counting = True
+            samples: list[Sample] = []
+            started = time.perf_counter()
+            for _ in range(clicks_per_game):
+                for table in tables:
+                    samples.append(await click(table, recorder, rng))
+            wall = time.perf_counter() - started
+            # The last coalesced table edits land up to one interval after the last click.
+            await asyncio.sleep(settings.table_edit_interval + 0.2)
+            recorder.counting = False
+            recorder.uninstall()
+            errors = len(env.errors)
+            await bot.close()  # stops the timers and closes the store
+        return LoadResult(
+            games,
+            clicks_per_game,
+            samples,
+            recorder.requests,
+            wall,
+            setup_s,
+            recorder.full_gc_ms,
+            auto_plays[0],
+            errors,
+        )
+
+
+@contextmanager
+def counting_auto_plays() -> Iterator[list[int]]:
+    """Count turn-timer auto-plays (a sign a sweep took longer than the 60 s turn timer)."""
+    calls = [0]
+    original = Game.auto_play
+
+    def counted(self: Game, player: str) -> list[Event]:
+        calls[0] += 1
+        return original(self, player)
+
+    Game.auto_play = counted  # type: ignore[method-assign]
+    try:
+        yield calls
+    finally:
+        Game.auto_play = original  # type: ignore[method-assign]
+
+
+def quantile(times: list[float], q: int) -> float:
+    """The q-th percentile of a sample."""
+    if len(times) < 2:
+        return times[0] if times else float("nan")
+    return statistics.quantiles(times, n=100, method="inclusive")[q - 1]
+
+
+def figures(times: list[float]) -> str:
+    """'p50 x ms, p99 y ms, max z ms' of a sample."""
+    if not times:
+        return "none"
+    return (
+        f"p50 {quantile(times, 50):.2f} ms, p99 {quantile(times, 99):.2f} ms, "
+        f"max {max(times):.1f} ms"
+    )
+
+
+def summary(result: LoadResult) -> list[str]:
+    """Markdown lines for one run."""
+    clicks = len(result.samples)
+    sweep = result.wall_s / result.clicks_per_game
+    lines = [
+        f"**{result.games:,} games**, {result.clicks_per_game} timed clicks each: {clicks:,} "
+        f"clicks ({result.moves:,} moves) in {result.wall_s:.1f} s, {clicks / result.wall_s:.0f} "
+        f"clicks/s, so each game got a click every {sweep:.2f} s (lobbies: {result.setup_s:.1f} s "
+        f"before). Turn-timer auto-plays: {result.auto_plays}. Bot errors: {result.errors}.",
+        "",
+        "| first response (gateway event to callback request) | clicks | figures |",
+        "|---|---:|---|",
+    ]
+    groups = [("all clicks", ""), ("all hand-button moves", "move")] + [
+        (kind, kind) for kind in sorted({s.kind for s in result.samples})
+    ]
+    for label, prefix in groups:
+        times = result.first_response(prefix)
+        lines.append(f"| {label} | {len(times):,} | {figures(times)} |")
+    clean = [s.first_response_ms for s in result.samples if not s.full_gc]
+    lines.append(
+        f"| all clicks without a full GC in the window | {len(clean):,} | {figures(clean)} |"
+    )
+    from_call = [s.from_call_ms for s in result.samples]
+    lines.append(
+        f"| (from the actor call, SimCord's click preparation included) | {clicks:,} "
+        f"| {figures(from_call)} |"
+    )
+    gcs = result.full_gc_ms
+    pauses = ", ".join(f"{ms:.0f}" for ms in gcs) or "none"
+    lines += [
+        "",
+        f"Full (generation 2) GC pauses during the timed clicks: {len(gcs)} ({pauses} ms).",
+    ]
+    total = sum(result.requests.values())
+    responses = result.requests["interaction response"]
+    others = total - responses
+    kinds = ", ".join(f"{kind} {count:,}" for kind, count in result.requests.most_common())
+    lines += [
+        "",
+        f"REST calls: {total:,} ({kinds}): {total / clicks:.2f} per click; per move, its "
+        f"response plus every other call: {1 + others / max(result.moves, 1):.2f}.",
+    ]
+    return lines
+
+
+def cpu_model() -> str:
+    """The CPU's model name where Linux tells it."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.machine()
+
+
+def pin_to_one_core() -> str:
+    """Pin this process to CPU 0 where the OS allows it."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {0})
+        return "pinned to CPU 0 (os.sched_setaffinity)"
+    return "not pinned (no sched_setaffinity on this OS)"
+
+
+def main() -> None:
+    """Run the load levels and print a markdown summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--clicks", type=int, default=20, help="timed clicks per game")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    pinned = pin_to_one_core()
+    print(f"machine: {cpu_model()}, nproc {os.cpu_count()}, {pinned}")
+    print(f"python {platform.python_version()}, simcord {simcord.__version__}")
+    for games in args.games:
+        gc.collect()
+        result = asyncio.run(run_load(games, args.clicks, args.seed))
+        print("\n".join(["", *summary(result)]), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""Smoke test for bench/bot_load.py: its core runs two tiny games end to end."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.bot_load import run_load, summary
+
+
+@pytest.fixture(autouse=True)
+def no_outside_config(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    """The benchmark's settings cannot pick up a real token or config file."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("UNO_CONFIG", f"{tmp_path}/absent.toml")
+
+
+async def test_two_games_are_played_by_clicks_and_every_click_is_answered() -> None:
+    """Each timed click gets exactly one interaction response, and the summary renders."""
+    result = await run_load(games=2, clicks_per_game=6, seed=3)
+    assert len(result.samples) == 12
+    assert result.requests["interaction response"] == 12
+    assert result.moves > 0
+    assert result.requests["table edit"] <= result.moves
+    assert result.errors == 0
+    assert any(line.startswith("REST calls") for line in summary(result))
