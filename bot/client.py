@@ -8,6 +8,8 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from cogs.leaderboard import LeaderboardButton
+
 from .config import Settings
 from .persistence import Persistence
 from .sessions import SessionManager
@@ -53,7 +55,7 @@ class UnoBot(commands.AutoShardedBot):
         persistence.install(self.sessions)
         resumed = await self.sessions.restore(persistence)
         log.info("resumed %d live games", resumed)
-        self.add_dynamic_items(UnoButton)
+        self.add_dynamic_items(UnoButton, LeaderboardButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
