@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +12,7 @@ from pydantic import SecretStr
 
 from bot.client import UnoBot
 from bot.config import Settings
+from bot.store import Store
 
 FAKE_TOKEN = "MTA1234567890123456789.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
@@ -35,6 +36,24 @@ def settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.setenv("UNO_CONFIG", str(tmp_path / "absent.toml"))
     return make_settings(tmp_path)
+
+
+@pytest.fixture(autouse=True)
+async def close_stores(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """Close every store a test's bots opened: SimCord never closes a bot, and an open
+    aiosqlite connection keeps a non-daemon thread alive that stops pytest from exiting."""
+    opened: list[Store] = []
+    open_store = Store.open
+
+    async def tracked(*args: Any, **kwargs: Any) -> Store:
+        store = await open_store(*args, **kwargs)
+        opened.append(store)
+        return store
+
+    monkeypatch.setattr(Store, "open", tracked)
+    yield
+    for store in opened:
+        await store.close()
 
 
 @pytest.fixture
