@@ -5,7 +5,9 @@ with one or two faces on the other side, so the hard player narrows down what ot
 times Flip cards (flip when the opponents' visible other side is weak and its own is strong),
 steers the end of the round towards the side that scores more for it, names colours the next
 player is unlikely to hold, judges challenges by the probability that the player held the colour,
-and near the end of a round compares its best plays by Monte Carlo rollouts within a budget.
+and at every decision with a real choice (plays, a drawn card, a colour) compares its heuristic's
+move with the alternatives by Monte Carlo rollouts within the budget, leaving the heuristic only
+when the rollouts clearly disagree.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def expected_power(candidates: list[list[Face]]) -> float:
 
 @dataclass(frozen=True)
 class HardStrategy(NormalStrategy):
-    """Normal play plus card counting, Flip timing and budgeted Monte Carlo in the endgame."""
+    """Normal play plus card counting, Flip timing and budgeted Monte Carlo checks."""
 
     # Weight of the hand-strength swing a Flip causes (ours minus the opponents').
     flip_weight: float = 6.0
