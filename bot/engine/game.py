@@ -52,6 +52,9 @@ class IllegalMove(ValueError):
     """A move the rules do not allow now; the message is a sentence for the player."""
 
 
+NOT_PLAYING = "You are not playing in this game."
+
+
 class Phase(StrEnum):
     """What the game is waiting for."""
 
@@ -311,7 +314,7 @@ class Game:
         """The seat index of ``player``; IllegalMove if they are not playing."""
         seat = self._seat.get(player)
         if seat is None:
-            raise IllegalMove("You are not playing in this game.")
+            raise IllegalMove(NOT_PLAYING)
         return seat
 
     def hand(self, player: str) -> list[int]:
@@ -387,7 +390,11 @@ class Game:
         play = self._play_moves
         if seat == self.current:
             if phase is _PLAY:
-                playable = self._playable_now()
+                # _playable_now(), without the call when the set is already known.
+                playable = (
+                    self._playable.get((self.side, self.color, self.discard[-1]))
+                    or self._playable_now()
+                )
                 moves = [play[c] for c in hand if c in playable]
                 moves.append(DRAW)
             elif phase is _DRAWN:
@@ -412,16 +419,6 @@ class Game:
         self._legal_cache = (seat, moves)
         return moves
 
-    def _is_legal(self, seat: int, move: Move) -> bool:
-        cache = self._legal_cache
-        legal = cache[1] if cache is not None and cache[0] == seat else self._legal(seat)
-        # A move taken from legal_moves is one of the cached instances: an identity scan is
-        # much cheaper than the dataclass __eq__ that ``in`` calls on every other move.
-        for candidate in legal:
-            if candidate is move:
-                return True
-        return move in legal
-
     def _stacks(self, card: int) -> bool:
         if not self.rules.stacking or self.penalty_kind is Kind.WILD_DRAW_COLOR:
             return False
@@ -442,9 +439,21 @@ class Game:
 
     def apply(self, player: str, move: Move) -> list[ev.Event]:
         """Apply ``move`` for ``player`` and return what happened; IllegalMove leaves no trace."""
-        seat = self.seat_of(player)
-        if self.phase in TERMINAL_PHASES or not self._is_legal(seat, move):
+        seat = self._seat.get(player)  # seat_of, without the call: this runs every move
+        if seat is None:
+            raise IllegalMove(NOT_PLAYING)
+        if self.phase in TERMINAL_PHASES:
             raise IllegalMove(self._explain(seat, move))
+        cache = self._legal_cache
+        legal = cache[1] if cache is not None and cache[0] == seat else self._legal(seat)
+        # A move taken from legal_moves is one of the cached instances: an identity scan is
+        # much cheaper than the dataclass __eq__ that ``in`` calls on every other move.
+        for candidate in legal:
+            if candidate is move:
+                break
+        else:
+            if move not in legal:
+                raise IllegalMove(self._explain(seat, move))
         self._legal_cache = None
         out: list[ev.Event] = []
         kind = type(move)
@@ -521,7 +530,9 @@ class Game:
         face = self._faces[self.side][card]
         jump_in = seat != self.current
         in_penalty = self.phase is _PENALTY
-        self._close_exposure(seat)
+        exposed = self.uno_exposed
+        if exposed is not None and exposed != seat:  # _close_exposure, without the call
+            self.uno_exposed = None
         self.current = seat
         self.drawn_card = None
         self.discard.append(card)
