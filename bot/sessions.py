@@ -581,11 +581,9 @@ class GameSession:
         if delay:
             await asyncio.sleep(delay)
         async with self.lock:
-            game = self.game
-            if self.closed or game is None or serial != self.serial or game.phase in TERMINAL:
+            game, player = self._turn_due(serial)
+            if game is None or player is None:
                 return
-            player = game.current_player
-            assert player is not None
             try:
                 events = self._play_for(player, self._strategy(player))
             except (IllegalMove, ValueError):
@@ -594,6 +592,13 @@ class GameSession:
                 events = game.auto_play(player)
             self._record(events, player, turn_move=True)
             await self.save()
+
+    def _turn_due(self, serial: int) -> tuple[Game | None, str | None]:
+        """The game and the player whose turn a timer started at ``serial`` is still for."""
+        game = self.game
+        if self.closed or game is None or serial != self.serial or game.phase in TERMINAL:
+            return None, None
+        return game, game.current_player
 
     def _watch_for_forgotten_uno(self) -> None:
         game = self.game
@@ -624,11 +629,9 @@ class GameSession:
     async def _turn_timer(self, serial: int) -> None:
         await asyncio.sleep(self.turn_timeout)
         async with self.lock:
-            game = self.game
-            if self.closed or game is None or serial != self.serial or game.phase in TERMINAL:
+            game, player = self._turn_due(serial)
+            if game is None or player is None:
                 return
-            player = game.current_player
-            assert player is not None
             if self.ai_takeover:
                 events = self._play_for(player, strategy_for("normal", 0.0))
             else:

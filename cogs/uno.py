@@ -48,6 +48,20 @@ CLASSIC_RULES_TEXT = (
 )
 
 
+COMMON_OPTIONS = {
+    "target": "Points needed to win the game (default 500)",
+    "scoring": "standard: the winner scores the others' cards; alternative: lowest total wins",
+    "stacking": "Answer a draw card with the same draw card to pass the total on",
+    "jump_in": "Play an identical card out of turn",
+    "draw_until_playable": "Keep drawing until you get a playable card",
+    "forced_play": "A playable drawn card is played automatically",
+    "turn_timeout": "Seconds per turn before the bot plays for you (default 60)",
+    "ai": "Computer players to seat right away (0 to 9)",
+    "ai_difficulty": "How well the computer players play (default normal)",
+    "ai_takeover": "A timed-out player is played by the normal AI instead of just drawing",
+}
+
+
 @dataclass(frozen=True)
 class LobbyOptions:
     """Start options that shape the lobby rather than the rules."""
@@ -81,18 +95,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     # ------------------------------------------------------------------ start
 
     @flip.command(name="start", description="Open an UNO Flip lobby in this channel")
-    @app_commands.describe(
-        target="Points needed to win the game (default 500)",
-        scoring="standard: the winner scores the others' cards; alternative: lowest total wins",
-        stacking="Answer a draw card with the same draw card to pass the total on",
-        jump_in="Play an identical card out of turn",
-        draw_until_playable="Keep drawing until you get a playable card",
-        forced_play="A playable drawn card is played automatically",
-        turn_timeout="Seconds per turn before the bot plays for you (default 60)",
-        ai="Computer players to seat right away (0 to 9)",
-        ai_difficulty="How well the computer players play (default normal)",
-        ai_takeover="A timed-out player is played by the normal AI instead of just drawing",
-    )
+    @app_commands.describe(**COMMON_OPTIONS)
     async def flip_start(
         self,
         interaction: Interaction,
@@ -122,19 +125,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     @classic.command(name="start", description="Open a classic UNO lobby in this channel")
     @app_commands.describe(
-        target="Points needed to win the game (default 500)",
-        scoring="standard: the winner scores the others' cards; alternative: lowest total wins",
-        stacking="Answer a draw card with the same draw card to pass the total on",
+        **COMMON_OPTIONS,
         wild_draw_four_on_draw_two="With stacking: a Wild Draw Four may answer a Draw Two",
         seven_o="Playing a 7 swaps hands with a player; a 0 passes every hand on",
-        jump_in="Play an identical card out of turn",
-        draw_until_playable="Keep drawing until you get a playable card",
-        forced_play="A playable drawn card is played automatically",
         edition="The 112-card deck: adds Shuffle Hands or Swap Hands and 3 customizable wilds",
-        turn_timeout="Seconds per turn before the bot plays for you (default 60)",
-        ai="Computer players to seat right away (0 to 9)",
-        ai_difficulty="How well the computer players play (default normal)",
-        ai_takeover="A timed-out player is played by the normal AI instead of just drawing",
     )
     async def classic_start(
         self,

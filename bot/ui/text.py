@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from bot.engine import events as ev
-from bot.engine.cards import Color, Face, Kind, Side
+from bot.engine.cards import Color, Face, Side
 
 COLOR_EMOJI: dict[Color | None, str] = {
     Color.RED: "🔴",
@@ -137,15 +137,3 @@ def _narrate_one(event: ev.Event, name: Namer) -> str | None:
             return "Fewer than two players remain: the game ends."
         case _:
             return None
-
-
-def kind_is_draw(kind: Kind) -> bool:
-    """Whether a face of ``kind`` makes someone draw."""
-    return kind in {
-        Kind.DRAW_ONE,
-        Kind.DRAW_TWO,
-        Kind.DRAW_FIVE,
-        Kind.WILD_DRAW_TWO,
-        Kind.WILD_DRAW_FOUR,
-        Kind.WILD_DRAW_COLOR,
-    }
