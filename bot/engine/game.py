@@ -528,15 +528,15 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         face = self._faces[self.side][card]
-        jump_in = seat != self.current
-        in_penalty = self.phase is _PENALTY
+        # Out of turn, it is a jump-in. (The phase stays the one the card was played in until
+        # the effects below, so stacking reads it there.)
+        out.append(ev.CardPlayed(self.players[seat], face, seat != self.current))
         exposed = self.uno_exposed
         if exposed is not None and exposed != seat:  # _close_exposure, without the call
             self.uno_exposed = None
         self.current = seat
         self.drawn_card = None
         self.discard.append(card)
-        out.append(ev.CardPlayed(self.players[seat], face, jump_in))
         if len(hand) == 1 and not self.uno_declared[seat]:
             self.uno_exposed = seat
         if not hand:
@@ -571,7 +571,8 @@ class Game:
         elif kind in DRAW_AMOUNT and color is not None:
             amount = DRAW_AMOUNT[kind]
             if self.rules.stacking:
-                self._set_penalty(seat, kind, amount, in_penalty, challengeable=False, out=out)
+                stacked = self.phase is _PENALTY
+                self._set_penalty(seat, kind, amount, stacked, challengeable=False, out=out)
                 self._start_penalty(self._next(seat), out)
             else:
                 victim = self._next(seat)
@@ -585,7 +586,8 @@ class Game:
                 self._pass_turn(seat, out)
         elif kind in DRAW_WILD_KINDS:
             self.penalty_guilty = self._holds_color(seat)
-            self._set_penalty(seat, kind, DRAW_AMOUNT.get(kind, 0), in_penalty, True, out)
+            stacked = self.phase is _PENALTY
+            self._set_penalty(seat, kind, DRAW_AMOUNT.get(kind, 0), stacked, True, out)
             self._ask_color(_PENALTY_NEXT)
         elif kind is _WILD_SHUFFLE_HANDS:
             self._shuffle_hands(seat, out)
