@@ -5,6 +5,7 @@ Run by hand (results go in docs/benchmarks.md):
     .venv/bin/pip install rlcard==1.2.0   # benchmark only, never a project dependency
     .venv/bin/python -m bench.engine --seconds 5
     .venv/bin/python -m bench.engine --profile flip:4
+    .venv/bin/python -m bench.engine --paired 10   # 4 players, CPU time, pairs with RLCard
 
 Both engines are driven the same way: the current player picks at random among its legal moves
 until the round ends, then a new round is dealt. RLCard's UNO is classic UNO without UNO calls,
@@ -22,6 +23,7 @@ import cProfile
 import io
 import pstats
 import random
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +38,15 @@ ENDLESS_TARGET = 100_000
 # RLCard has no cap of its own; a round this long is abandoned and not counted.
 RLCARD_MAX_MOVES = 20_000
 ROUND_ENDS = (Phase.ROUND_OVER, Phase.MATCH_OVER)
+# The paired CPU-time comparison: (label, variant, play first, rounds) of ours, each run beside
+# this many RLCard rounds; sized so every run takes a few tenths of a second.
+PAIRED_WORKLOADS = (
+    ("flip, uniform", "flip", False, 8),
+    ("flip, play-first", "flip", True, 150),
+    ("classic, uniform", "classic", False, 8),
+    ("classic, play-first", "classic", True, 150),
+)
+PAIRED_RLCARD_ROUNDS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,32 +149,97 @@ def bench_ours(
     return timed_rounds(f"unoflip {variant}, {policy}", players, seconds, repeats, deal)
 
 
-def bench_rlcard(players: int, seconds: float, repeats: int = 1) -> Throughput | None:
-    """RLCard 1.2.0's UnoGame raw loop (init_game, get_legal_actions, step); None if absent."""
+def rlcard_rounds(players: int) -> Callable[[], int] | None:
+    """A seeded RLCard 1.2.0 UnoGame and a function playing one round of it (init_game, then
+    get_legal_actions / step until is_over); it returns the moves, or -1 when abandoned. None
+    when RLCard is not installed."""
     try:
         import numpy as np
         from rlcard.games.uno.game import UnoGame
     except ImportError:
         return None
+    game: Any = UnoGame(num_players=players)
+    game.np_random = np.random.RandomState(players)
+    rng = random.Random(players)
+
+    def play() -> int:
+        game.init_game()
+        moves = 0
+        while not game.is_over():
+            if moves >= RLCARD_MAX_MOVES:
+                return -1
+            game.step(rng.choice(game.get_legal_actions()))
+            moves += 1
+        return moves
+
+    return play
+
+
+def bench_rlcard(players: int, seconds: float, repeats: int = 1) -> Throughput | None:
+    """RLCard's UnoGame raw loop (see ``rlcard_rounds``); None if RLCard is absent."""
+    if rlcard_rounds(players) is None:
+        return None
 
     def deal() -> Callable[[], int]:
-        game: Any = UnoGame(num_players=players)
-        game.np_random = np.random.RandomState(players)
-        rng = random.Random(players)
-
-        def play() -> int:
-            game.init_game()
-            moves = 0
-            while not game.is_over():
-                if moves >= RLCARD_MAX_MOVES:
-                    return -1
-                game.step(rng.choice(game.get_legal_actions()))
-                moves += 1
-            return moves
-
+        play = rlcard_rounds(players)
+        assert play is not None
         return play
 
     return timed_rounds("rlcard classic", players, seconds, repeats, deal)
+
+
+def cpu_rate_ours(variant: str, play_first: bool, rounds: int, players: int = 4) -> float:
+    """Moves per CPU second over ``rounds`` seeded current-player rounds (the same every run)."""
+    rules = RuleSet.model_validate({"variant": variant, "target": ENDLESS_TARGET})
+    game = Game.new([f"p{i}" for i in range(players)], rules, seed=players)
+    rng = random.Random(players)
+    moves = 0
+    started = time.process_time()
+    for _ in range(rounds):
+        moves += play_round_ours(game, rng, play_first=play_first)
+        game = deal_next(game)
+    return moves / (time.process_time() - started)
+
+
+def cpu_rate_rlcard(rounds: int, players: int = 4) -> float:
+    """Moves per CPU second over ``rounds`` seeded RLCard rounds (abandoned ones not counted)."""
+    play = rlcard_rounds(players)
+    assert play is not None
+    moves = 0
+    started = time.process_time()
+    for _ in range(rounds):
+        moves += max(play(), 0)
+    return moves / (time.process_time() - started)
+
+
+def paired(repeats: int, players: int = 4) -> str:
+    """Each of our workloads in CPU time right after an RLCard run of similar length.
+
+    On a shared machine both runs of a pair meet about the same load, so the median of the
+    pairs' ratios is steadier than ratios of separate best-of runs; the best rates are shown too.
+    """
+    if rlcard_rounds(players) is None:
+        return "RLCard is not installed: pip install rlcard==1.2.0 to compare."
+    ratios: dict[str, list[float]] = {label: [] for label, *_ in PAIRED_WORKLOADS}
+    best: dict[str, float] = dict.fromkeys([*ratios, "rlcard classic"], 0.0)
+    for _ in range(repeats):
+        for label, variant, play_first, rounds in PAIRED_WORKLOADS:
+            theirs = cpu_rate_rlcard(PAIRED_RLCARD_ROUNDS, players)
+            ours = cpu_rate_ours(variant, play_first, rounds, players)
+            ratios[label].append(ours / theirs)
+            best[label] = max(best[label], ours)
+            best["rlcard classic"] = max(best["rlcard classic"], theirs)
+    lines = [
+        f"| {players} players, CPU time | Best moves/s | Ratio to RLCard (median, min–max) |",
+        "|---|---:|---:|",
+    ]
+    for label, found in ratios.items():
+        lines.append(
+            f"| unoflip {label} | {best[label]:,.0f} | {statistics.median(found):.2f}x "
+            f"({min(found):.2f}–{max(found):.2f}) |"
+        )
+    lines.append(f"| rlcard classic | {best['rlcard classic']:,.0f} | 1.00x |")
+    return "\n".join(lines)
 
 
 def max_state_bytes(players: int = 10, matches: int = 20) -> int:
@@ -215,7 +291,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="per run")
     parser.add_argument("--repeats", type=int, default=3, help="runs per configuration")
     parser.add_argument("--profile", metavar="VARIANT:PLAYERS", help="profile instead, e.g. flip:4")
+    parser.add_argument(
+        "--paired", type=int, metavar="REPEATS", help="only the paired CPU-time comparison"
+    )
     args = parser.parse_args(argv)
+    if args.paired:
+        print(paired(args.paired))
+        return 0
     if args.profile:
         variant, players = args.profile.split(":")
         print(profile(variant, int(players)))
