@@ -9,21 +9,23 @@ is what the player would press next: Hand on the table when their hand is missin
 date, then a random enabled move button of that hand (a card, Draw, a colour, Keep it,
 Challenge/Accept, UNO!...), Next round after a round; a finished game opens a new lobby.
 
-What is measured, per click (see docs/benchmarks.md, "Bot under load"):
+What is measured, per click (details in docs/benchmarks.md, "Bot under load"):
 
-- first response: from SimCord emitting INTERACTION_CREATE to the bot (the gateway event) to
+- first response: from SimCord emitting the click's INTERACTION_CREATE (the gateway event) to
   the bot's interaction callback request reaching SimCord's HTTP layer (``POST
   /interactions/<id>/<token>/callback``). That is the bot's own work for the click (discord.py
-  parsing, routing, the session lock, the engine, rendering, serialising the response) plus
-  whatever else ran on the event loop in between: other games' background table edits and
-  SimCord's per-task bookkeeping. The simulated click's preparation before the event (finding
-  the button, serialising the message) and the settling after it are not included; they are
-  reported separately as "actor call to first response" and "click settled".
-- REST calls per click and per move: every request in ``env.http_requests`` over the timed
-  phase, by kind, divided by the clicks (and by the clicks that changed the game).
+  parsing, routing, the session lock, the engine, the SQLite save, rendering, serialising the
+  reply) plus whatever else the event loop ran meanwhile (other games' table edits, garbage
+  collections). SimCord's preparation of the click before the event is left out here and
+  included in the "from the actor call" figures.
+- REST calls per click and per move: every request the bot makes in the timed phase, by kind.
 
-    .venv/bin/python -m bench.bot_load                      # 100 and 1,000 games
-    .venv/bin/python -m bench.bot_load --games 100 --clicks 20
+After the world is built, SimCord's per-task tracking, settling and virtual clock are switched
+off (``untrack_bot_work``): the bot runs on a plain asyncio loop on the real clock, as in
+production, and the driver waits for each click's callback request instead of settling.
+
+    .venv/bin/python -m bench.bot_load                      # 100 and 1,000 games, 2 min
+    .venv/bin/python -m bench.bot_load --games 100 --clicks 5   # quick check
 """
 
 from __future__ import annotations
