@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.sessions import reply
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
+from bot.ui.render import button_view
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -204,12 +205,14 @@ def board_view(query: BoardQuery, board: LeaderboardPage) -> discord.ui.View | N
     """◀ ▶ buttons for a board of more than one page (none otherwise)."""
     if board.total_pages <= 1:
         return None
-    view = discord.ui.View(timeout=None)
     back = replace(query, page=board.page - 1)
     forward = replace(query, page=board.page + 1)
-    view.add_item(LeaderboardButton(back, "◀", disabled=board.page <= 1))
-    view.add_item(LeaderboardButton(forward, "▶", disabled=board.page >= board.total_pages))
-    return view
+    return button_view(
+        [
+            LeaderboardButton(back, "◀", disabled=board.page <= 1),
+            LeaderboardButton(forward, "▶", disabled=board.page >= board.total_pages),
+        ]
+    )
 
 
 async def board_message(

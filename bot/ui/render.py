@@ -107,11 +107,15 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_
         )
 
 
-def button_view(buttons: Sequence[UnoButton]) -> discord.ui.View:
+def button_view(buttons: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     """A timeout-less view holding ``buttons`` (callbacks come through the DynamicItem)."""
     view = discord.ui.View(timeout=None)
     for button in buttons:
         view.add_item(button)
+    # Clicks reach UnoButton through the registered DynamicItem, never through this object, so
+    # it is stopped at once: discord.py then does not keep it (and a 15-minute timeout task per
+    # ephemeral hand) alive, which would pile up in memory over a busy evening.
+    view.stop()
     return view
 
 
