@@ -144,8 +144,8 @@ class Persistence:
         if session.db_game_id is None:
             return
         game = session.game
-        if game is not None and game.phase is Phase.MATCH_OVER:
-            return
+        if game is not None and game.phase in (Phase.MATCH_OVER, Phase.ABANDONED):
+            return  # save() already finished or abandoned it in the store
         try:
             await self.store.games.abandon_game(session.db_game_id)
         except StoreError:

@@ -325,7 +325,7 @@ class GameSession:
                 await reply(interaction, "You are not in this lobby.")
                 return
             if not await self.remove_seat(seat, f"{seat.name} left the lobby."):
-                await interaction.response.edit_message(**self._closed_kwargs())
+                await self.show_closed(interaction)
                 return
         elif action == "start":
             if user.id != self.host_id:
@@ -358,7 +358,7 @@ class GameSession:
                 await reply(interaction, "Only the host or a moderator can cancel the lobby.")
                 return
             await self.close(f"Lobby cancelled by {user.display_name}.")
-            await interaction.response.edit_message(**self._closed_kwargs())
+            await self.show_closed(interaction)
             return
         else:
             await reply(interaction, "That button is not in use any more.")
@@ -488,7 +488,7 @@ class GameSession:
                 interaction, player, edit=True, notice="That hand was out of date: here it is now."
             )
             return
-        move = render.parse_move(code, game.view_for(player))
+        move = render.parse_move(code)
         if move is None:
             await self._respond_hand(interaction, player, edit=True, notice="Unknown button.")
             return
@@ -541,12 +541,8 @@ class GameSession:
         assert game is not None
         if game.phase is Phase.ROUND_OVER:
             self._cancel(self._turn_task)
-            self.manager.spawn_round_end(self)
             self._schedule_next_round()
         elif game.phase in (Phase.MATCH_OVER, Phase.ABANDONED):
-            self._cancel(self._turn_task)
-            if game.phase is Phase.MATCH_OVER:
-                self.manager.spawn_round_end(self)
             self.manager.finish(self)
         else:
             self._restart_turn_timer()
@@ -682,22 +678,31 @@ class GameSession:
 
     # ------------------------------------------------------------------ closing
 
-    def _closed_kwargs(self) -> dict[str, Any]:
-        shown = self._closed_render
-        return {"content": None, "embed": shown.embed, "view": None}
+    async def show_closed(self, interaction: Interaction | None = None) -> None:
+        """Show why the session closed on its public message (in place when clicked there)."""
+        if interaction is None:
+            await self._edit_public(self._closed_render)
+        else:
+            await edit_in_place(
+                interaction, content=None, embed=self._closed_render.embed, view=None
+            )
 
     async def close_with(self, title: str, text: str) -> None:
         """Close the session and edit its public message to say why."""
         await self.close(text, title)
-        await self._edit_public(self._closed_render)
+        await self.show_closed()
 
     async def close(self, text: str, title: str = "UNO") -> None:
         """Stop timers and forget the session (the public message is the caller's to edit)."""
         self._closed_render = render.closed_message(title, text)
+        self.stop_timers()
+        await self.manager.forget(self)
+
+    def stop_timers(self) -> None:
+        """Mark the session closed and cancel its turn, lobby and next-round timers."""
         self.closed = True
         for task in (self._turn_task, self._lobby_task, self._round_task):
             self._cancel(task)
-        await self.manager.forget(self)
 
     @staticmethod
     def _cancel(task: asyncio.Task[None] | None) -> None:
@@ -742,7 +747,6 @@ class SessionManager:
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self.round_end_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
         self.persist_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
         self.finish_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
 
@@ -794,15 +798,8 @@ class SessionManager:
 
     def finish(self, session: GameSession) -> None:
         """A match ended or was abandoned: free the channel once the table is updated."""
-        session.closed = True
-        for task in (session._turn_task, session._lobby_task, session._round_task):
-            GameSession._cancel(task)
+        session.stop_timers()
         self.spawn(self.forget(session), f"finish-{session.id}")
-
-    def spawn_round_end(self, session: GameSession) -> None:
-        """Run the round-end hooks (score recording) in the background."""
-        for hook in self.round_end_hooks:
-            self.spawn(hook(session), f"round-end-{session.id}")
 
     def register(self, session: GameSession) -> None:
         """Make a session reachable by its channel and by its id."""

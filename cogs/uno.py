@@ -261,7 +261,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             if await session.remove_seat(seat, f"{seat.name} {reason}."):
                 session.request_table_update()
             else:
-                await session._edit_public(session._closed_render)
+                await session.show_closed()
             await reply(interaction, "Done." if not you else "You left the lobby.")
             return
         if not session.in_game(user_id):

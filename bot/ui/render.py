@@ -372,7 +372,7 @@ def _card_style(face: Face) -> discord.ButtonStyle:
     return discord.ButtonStyle.secondary
 
 
-def parse_move(code: str, view: PlayerView) -> Move | None:
+def parse_move(code: str) -> Move | None:
     """The move a hand button's code stands for (None for paging, refresh or junk)."""
     head, arg = code[:1], code[1:]
     if head == "p" and arg.isdigit():
