@@ -69,6 +69,8 @@ class HardStrategy(NormalStrategy):
     flip_points_weight: float = 0.4
     # Penalty for leaving a near-empty next player a colour they probably hold.
     next_color_penalty: float = 25.0
+    # ... whenever the next player holds this many cards or fewer.
+    next_color_from: int = 2
     # How often an opponent is assumed to play a draw-wild while holding the colour.
     assumed_bluff_rate: float = 0.15
     # Monte Carlo whenever the smallest hand (ours included) is this many cards or fewer.
@@ -160,7 +162,7 @@ class HardStrategy(NormalStrategy):
         if face.kind is Kind.FLIP and card.back is not None:
             score += self.flip_value(table, card)
         nxt = table.next_player
-        if face.color is not None and nxt.backs is not None and nxt.card_count <= 2:
+        if face.color is not None and nxt.card_count <= self.next_color_from:
             score -= self.next_color_penalty * prob_holds_color(table.view, nxt, face.color)
         return score
 
@@ -211,7 +213,7 @@ class HardStrategy(NormalStrategy):
         """Our strongest colour, steering away from what a near-empty next player holds."""
         held = table.held_colors
         nxt = table.next_player
-        threatened = nxt.backs is not None and nxt.card_count <= 3
+        threatened = nxt.card_count <= self.next_color_from + 1
 
         def merit(color: Color) -> float:
             value = (

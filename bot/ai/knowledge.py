@@ -8,13 +8,20 @@ candidates per card. In classic only the deck's composition is known.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from functools import cache
-from math import prod
 
 from bot.engine.cards import Card, Color, Face, Kind, Side
 from bot.engine.decks import classic_deck, flip_deck
-from bot.engine.rules import Edition
+from bot.engine.rules import Edition, Variant
+from bot.engine.scoring import face_points
 from bot.engine.view import OpponentView, PlayerView
+
+# The normal player's weights (see NormalStrategy) for reading its plays.
+ACTION_WEIGHT = 8.0
+SAME_COLOR_BONUS = 2.0
+# From this many cards on, a normal player holds its wilds while it has a coloured play.
+WILD_HOLD_FROM = 4
 
 # Specials that only exist in one classic edition betray it when seen.
 EDITION_MARKERS: dict[Kind, Edition] = {
@@ -58,10 +65,92 @@ def unseen_faces(view: PlayerView) -> Counter[Face]:
     deck = deck_of(view)
     mine = {c.card for c in view.hand}
     pool = Counter(card.face(view.side) for i, card in enumerate(deck) if i not in mine)
-    for known in (view.top, view.under_top):
+    seen = view.discards or (view.top, view.under_top)
+    for known in seen:
         if known is not None and pool[known] > 0:
             pool[known] -= 1
     return pool
+
+
+def playable_on(face: Face, top: Face, color: Color | None) -> bool:
+    """Whether ``face`` could have been played on ``top`` with ``color`` in play."""
+    if face.color is None or face.color is color:
+        return True
+    if face.kind is not top.kind or top.color is None:
+        return False
+    return face.kind is not Kind.NUMBER or face.number == top.number
+
+
+def excluded_faces(opponent: OpponentView) -> Callable[[Face], bool] | None:
+    """Faces ``opponent``'s older cards cannot be, judging by their last turn (or None).
+
+    The normal player never draws holding a playable card, and spends a wild only when it has
+    no coloured card to play, so after either every older card was unplayable (coloured ones,
+    for a wild) on what they faced. Only the ``received_since`` cards after are unknown.
+    """
+    top = opponent.last_top
+    if top is None:
+        return None
+    color = opponent.last_color
+    played = opponent.last_played
+    if played is None:
+        return lambda face: playable_on(face, top, color)
+    if played.color is None and old_card_count(opponent) >= WILD_HOLD_FROM:
+        return lambda face: face.color is not None and playable_on(face, top, color)
+    return None
+
+
+def hand_fits(opponent: OpponentView, variant: Variant) -> Callable[[list[Face]], bool] | None:
+    """A test that older cards fit ``opponent``'s last play made the normal way (or None).
+
+    A wild's colour is the one they held most of; a coloured card was the best-scoring play
+    (highest points, a little more for a colour they held more of). Near the end of a round the
+    normal player plays differently, so small hands are not tested.
+    """
+    top, played = opponent.last_top, opponent.last_played
+    old = old_card_count(opponent)
+    if top is None or played is None or old < WILD_HOLD_FROM:
+        return None
+    named = opponent.last_named
+    if played.color is None:
+        if named is None:
+            return None
+
+        def named_most(faces: list[Face]) -> bool:
+            held = Counter(f.color for f in faces if f.color is not None)
+            return held[named] >= max(held.values(), default=0)
+
+        return named_most
+    color = opponent.last_color
+    own_color = played.color
+
+    def best_play(faces: list[Face]) -> bool:
+        held = Counter(f.color for f in faces if f.color is not None)
+        held[own_color] += 1
+        bar = _normal_score(played, held, variant)
+        return not any(
+            f.color is not None
+            and playable_on(f, top, color)
+            and _normal_score(f, held, variant) > bar
+            for f in faces
+        )
+
+    return best_play
+
+
+def _normal_score(face: Face, held: Counter[Color], variant: Variant) -> float:
+    """The normal player's mid-round score for a coloured card (see NormalStrategy)."""
+    base = face_points(face, variant) if face.kind is Kind.NUMBER else ACTION_WEIGHT
+    if face.color is None:
+        return base
+    return base + SAME_COLOR_BONUS * (held[face.color] - 1)
+
+
+def old_card_count(opponent: OpponentView) -> int:
+    """How many of ``opponent``'s cards they already held at their last turn (0: none seen)."""
+    if opponent.last_top is None:
+        return 0
+    return max(0, opponent.card_count - opponent.received_since)
 
 
 def candidate_fronts(view: PlayerView, back: Face) -> list[Face]:
@@ -81,19 +170,32 @@ def hand_candidates(view: PlayerView, opponent: OpponentView) -> list[list[Face]
 
 def prob_holds_color(view: PlayerView, opponent: OpponentView, color: Color) -> float:
     """The probability that ``opponent`` holds at least one card of ``color`` right now."""
+    excluded = excluded_faces(opponent)
+    old = old_card_count(opponent)
     candidates = hand_candidates(view, opponent)
     if candidates is not None:
-        p_none = prod(
-            1 - sum(f.color is color for f in faces) / len(faces) for faces in candidates if faces
-        )
+        p_none = 1.0
+        for slot, faces in enumerate(candidates):
+            if excluded is not None and slot < old:
+                faces = [f for f in faces if not excluded(f)] or faces
+            if faces:
+                p_none *= 1 - sum(f.color is color for f in faces) / len(faces)
         return 1 - p_none
     pool = unseen_faces(view)
+    p_none = _p_none_drawn(pool, color, opponent.card_count - old)
+    if excluded is not None and old:
+        allowed = Counter({f: n for f, n in pool.items() if not excluded(f)})
+        p_none *= _p_none_drawn(allowed, color, old)
+    return 1 - p_none
+
+
+def _p_none_drawn(pool: Counter[Face], color: Color, count: int) -> float:
+    """Drawing ``count`` cards from ``pool`` without replacement: the chance none has ``color``."""
     total = sum(pool.values())
     others = total - sum(n for f, n in pool.items() if f.color is color)
-    # Drawing without replacement: the chance that none of their cards has the colour.
     p_none = 1.0
-    for i in range(opponent.card_count):
+    for i in range(count):
         if total - i <= 0:
             break
         p_none *= max(others - i, 0) / (total - i)
-    return 1 - p_none
+    return p_none

@@ -32,7 +32,7 @@ from bot.engine.rules import RuleSet
 from bot.engine.scoring import face_points
 from bot.engine.view import PlayerView
 
-from .knowledge import edition_of, other_side
+from .knowledge import edition_of, excluded_faces, hand_fits, old_card_count, other_side
 from .table import HITS_NEXT, seat_order
 
 # A rollout that has not ended after this many moves is scored as undecided.
@@ -49,6 +49,9 @@ KEEP_DRAWN_WILD_FROM = 4
 CHALLENGE_FROM_CARDS = 4
 # Pruning starts once every candidate has had this many rollouts.
 PRUNE_AFTER = 4
+# Deals of a blind hand tried until one fits the player's last play (else the last one is kept).
+FIT_TRIES = 12
+HandTest = Callable[[list[Face]], bool]
 # A determinization can be dealt for these phases; others are decided without rollouts.
 SAMPLED_PHASES = frozenset({Phase.PLAY, Phase.DRAWN, Phase.CHOOSE_COLOR})
 
@@ -114,13 +117,40 @@ class Sampler:
         self.pile_top = (
             by_back.get(view.draw_pile_back, []) if view.draw_pile_back is not None else None
         )
+        # The older discards were all seen when played: deal those exact faces (and backs).
+        self.old_discards: list[list[int]] | None = None
+        kept = 2 if self.under is not None else 1
+        if len(view.discards) == view.discard_count >= kept:
+            backs = view.discard_backs
+            self.old_discards = [
+                [
+                    c
+                    for c in by_front.get(face, [])
+                    if backs is None or self.template.face(c, back_side) == backs[i]
+                ]
+                for i, face in enumerate(view.discards[:-kept])
+            ]
         self.hand_slots: list[tuple[int, list[list[int]] | int]] = []
+        # Per opponent dealt blind: what their last turn says about the cards they held then.
+        self.inferred: dict[int, tuple[Callable[[Face], bool] | None, HandTest | None, int]] = {}
         for opponent in view.opponents:
             seat = self.seats.index(opponent.player)
+            excluded = excluded_faces(opponent)
+            fits = hand_fits(opponent, self.template.rules.variant)
+            old = old_card_count(opponent)
+            if (excluded is not None or fits is not None) and old:
+                self.inferred[seat] = (excluded, fits, old)
             if opponent.backs is None:
                 self.hand_slots.append((seat, opponent.card_count))
-            else:
-                self.hand_slots.append((seat, [by_back.get(b, []) for b in opponent.backs]))
+                continue
+            slots = [by_back.get(b, []) for b in opponent.backs]
+            if excluded is not None:
+                # Their cards from before the draw could not have been played on it.
+                slots[:old] = [
+                    [c for c in options if not excluded(self.template.face(c, side))] or options
+                    for options in slots[:old]
+                ]
+            self.hand_slots.append((seat, slots))
         self.me = self.seats.index(view.player)
 
     def sample(self, rng: random.Random) -> Game:
@@ -139,6 +169,15 @@ class Sampler:
         top = take(self.top)
         under = take(self.under) if self.under is not None else None
         pile_top = take(self.pile_top) if self.pile_top is not None else None
+        old_discards: list[int] = []
+        unknown_discards = 0
+        if self.old_discards is not None:
+            for options in self.old_discards:
+                card = take(options)
+                if card is None:
+                    unknown_discards += 1
+                else:
+                    old_discards.append(card)
         hands: list[list[int]] = [[] for _ in self.seats]
         hands[self.me] = [c.card for c in view.hand]
         open_counts: list[tuple[int, int]] = []
@@ -159,11 +198,31 @@ class Sampler:
         rng.shuffle(rest)
         if top is None:
             top = rest.pop()
-        for seat, count in open_counts + missing:
+        faces = self.template._faces[view.side]
+        for seat, count in open_counts:
+            inferred = self.inferred.get(seat)
+            if inferred is None:
+                missing.append((seat, count))
+                continue
+            excluded, fits, old = inferred
+            # Their older cards come from what fits their last turn (rest is shuffled already).
+            allowed = rest if excluded is None else [c for c in rest if not excluded(faces[c])]
+            pick = allowed[:old]
+            if fits is not None and len(allowed) > old:
+                for _ in range(FIT_TRIES):
+                    if fits([faces[c] for c in pick]):
+                        break
+                    pick = rng.sample(allowed, old)
+            hands[seat].extend(pick)
+            chosen = set(pick)
+            rest = [c for c in rest if c not in chosen]
+            missing.append((seat, count - len(pick)))
+        for seat, count in missing:
             hands[seat].extend(rest.pop() for _ in range(min(count, len(rest))))
         discard = [] if under is None else [under]
-        old = max(0, view.discard_count - 1 - len(discard))
-        old_discards = [rest.pop() for _ in range(min(old, len(rest)))]
+        if self.old_discards is None:
+            unknown_discards = max(0, view.discard_count - 1 - len(discard))
+        old_discards.extend(rest.pop() for _ in range(min(unknown_discards, len(rest))))
         draw_pile = rest + ([pile_top] if pile_top is not None else [])
         return self._game(rng, hands, old_discards + discard + [top], draw_pile)
 
@@ -183,6 +242,8 @@ class Sampler:
         game.current = self.me
         called = {o.player: o.called_uno for o in view.opponents}
         game.uno_declared = [view.called_uno if p == view.player else called[p] for p in seats]
+        game.last_turn = [None] * len(seats)
+        game.received_since = [0] * len(seats)
         game.phase = Phase.PLAY
         if view.phase == Phase.CHOOSE_COLOR:
             _resume_color_choice(game, view, self.me)

@@ -144,6 +144,12 @@ def _shuffle(rng: random.Random, items: list[int]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+# A player's last turn this round, public to everyone at the table: the side, the top card and
+# the colour they faced, the card they played (-1: they drew instead) and the colour they named.
+LastTurn = tuple[Side, int, Color | None, int, Color | None]
+DREW = -1
+
+
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """One scored round: who went out, the side it ended on and the points."""
@@ -178,6 +184,7 @@ class Game:
         "drawn_card",
         "hands",
         "history",
+        "last_turn",
         "match_winner",
         "penalty_challengeable",
         "penalty_guilty",
@@ -186,6 +193,7 @@ class Game:
         "pending_draw",
         "phase",
         "players",
+        "received_since",
         "rng",
         "round_no",
         "rounds_won",
@@ -233,6 +241,11 @@ class Game:
         self.penalty_challengeable = False
         self.uno_declared: list[bool] = [False] * len(players)
         self.uno_exposed: int | None = None
+        # Public memory of the round: each seat's last turn, and how many cards it received
+        # since then that could be anything (a kept playable card counts; cards drawn and found
+        # unplayable in that turn do not).
+        self.last_turn: list[LastTurn | None] = [None] * len(players)
+        self.received_since: list[int] = [0] * len(players)
         tables = _deck_tables(self.deck, rules.variant)
         self._faces = tables.faces
         self._play_moves = tables.play_moves
@@ -465,6 +478,7 @@ class Game:
         elif kind is Pass:
             self._close_exposure(seat)
             self.drawn_card = None
+            self.received_since[seat] += 1
             out.append(ev.DrawnCardKept(player))
             self._pass_turn(seat, out)
         elif kind is ChooseColor:
@@ -525,6 +539,10 @@ class Game:
         self.penalty_challengeable = False
 
     def _play(self, seat: int, card: int, out: list[ev.Event]) -> None:
+        if self.phase is _PLAY and seat == self.current:
+            # (A drawn card played keeps the draw as the turn's record; stacks are not turns.)
+            self.last_turn[seat] = (self.side, self.discard[-1], self.color, card, None)
+            self.received_since[seat] = 0
         hand = self.hands[seat]
         hand.remove(card)
         face = self._faces[self.side][card]
@@ -652,6 +670,9 @@ class Game:
 
     def _choose_color(self, seat: int, color: Color, out: list[ev.Event]) -> None:
         self.color = color
+        last = self.last_turn[seat]
+        if last is not None and last[3] == self.discard[-1]:
+            self.last_turn[seat] = (*last[:4], color)
         out.append(ev.ColorChosen(self.players[seat], color))
         then = self.after_color
         if then is _NEXT_TURN:
@@ -710,6 +731,8 @@ class Game:
             if not until_playable or card in playable:
                 break
         self._give(seat, drawn, "drew", out)
+        self.last_turn[seat] = (self.side, self.discard[-1], self.color, DREW, None)
+        self.received_since[seat] = 0
         if not drawn:
             out.append(ev.DrawStopped(self.players[seat]))
         last = drawn[-1] if drawn else None
@@ -757,6 +780,11 @@ class Game:
         # A new hand needs a new UNO call; nobody received theirs by playing down to one.
         self.uno_declared = [False] * len(self.players)
         self.uno_exposed = None
+        self._forget_draws()
+
+    def _forget_draws(self) -> None:
+        self.last_turn = [None] * len(self.players)
+        self.received_since = [0] * len(self.players)
 
     # ------------------------------------------------------------------ piles
 
@@ -781,6 +809,7 @@ class Game:
             return
         self.hands[seat].extend(cards)
         self.uno_declared[seat] = False
+        self.received_since[seat] += len(cards)
         if self.uno_exposed == seat:
             self.uno_exposed = None
         faces = self._faces[self.side]
@@ -840,6 +869,7 @@ class Game:
         self._reset_penalty()
         self.uno_declared = [False] * count
         self.uno_exposed = None
+        self._forget_draws()
         self._legal_cache = None
         reshuffled = 0
         light = self._faces[Side.LIGHT]
@@ -967,6 +997,8 @@ class Game:
         _shuffle(self.rng, self.draw_pile)
         self.players.pop(seat)
         self.uno_declared.pop(seat)
+        self.last_turn.pop(seat)
+        self.received_since.pop(seat)
         count = len(self.players)
         if self.uno_exposed == seat:
             self.uno_exposed = None

@@ -62,6 +62,9 @@ class GameSnapshot(BaseModel):
     penalty_challengeable: bool
     uno_declared: list[bool]
     uno_exposed: int | None
+    # Added after version 1 shipped: older snapshots load with no turns remembered.
+    last_turn: list[tuple[Side, int, Color | None, int, Color | None] | None] = []
+    received_since: list[int] = []
 
 
 def dump_state(game: Game) -> dict[str, Any]:
@@ -107,6 +110,13 @@ def dump_state(game: Game) -> dict[str, Any]:
         "penalty_challengeable": game.penalty_challengeable,
         "uno_declared": list(game.uno_declared),
         "uno_exposed": game.uno_exposed,
+        "last_turn": [
+            None
+            if t is None
+            else [int(t[0]), t[1], t[2].value if t[2] else None, t[3], t[4].value if t[4] else None]
+            for t in game.last_turn
+        ],
+        "received_since": list(game.received_since),
     }
 
 
@@ -151,9 +161,18 @@ def load_snapshot(snap: GameSnapshot) -> Game:
     game.penalty_challengeable = snap.penalty_challengeable
     game.uno_declared = list(snap.uno_declared)
     game.uno_exposed = snap.uno_exposed
+    if snap.last_turn or snap.received_since:
+        game.last_turn = [
+            None if t is None else (Side(t[0]), t[1], t[2], t[3], t[4]) for t in snap.last_turn
+        ]
+        game.received_since = list(snap.received_since)
+    else:
+        game.last_turn = [None] * len(game.players)
+        game.received_since = [0] * len(game.players)
     cards = sorted([c for h in game.hands for c in h] + game.draw_pile + game.discard)
     if game.round_no and cards != list(range(len(game.deck))):
         raise ValueError("the snapshot's cards do not add up to the deck")
-    if len(game.hands) != len(game.players) or len(game.uno_declared) != len(game.players):
+    seated = (game.hands, game.uno_declared, game.last_turn, game.received_since)
+    if any(len(per_seat) != len(game.players) for per_seat in seated):
         raise ValueError("the snapshot's seats do not match its players")
     return game

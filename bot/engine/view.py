@@ -30,6 +30,14 @@ class OpponentView:
     backs: tuple[Face, ...] | None
     called_uno: bool
     score: int
+    # Their last turn this round if it was on the side now in play (else all None): the top
+    # card and colour they faced, the card they played (None: they drew instead), the colour
+    # they named for it, and how many unknown cards they have received since.
+    last_top: Face | None = None
+    last_color: Color | None = None
+    last_played: Face | None = None
+    last_named: Color | None = None
+    received_since: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +73,10 @@ class PlayerView:
     # both are public at the table, and computer players need them.
     seats: tuple[str, ...] = ()
     under_top: Face | None = None
+    # Every card on the discard pile, bottom to top, as everyone saw it played (side in play);
+    # in Flip also the other side of each.
+    discards: tuple[Face, ...] = ()
+    discard_backs: tuple[Face, ...] | None = None
 
 
 def build_view(game: Game, player: str | None) -> PlayerView:
@@ -86,6 +98,7 @@ def build_view(game: Game, player: str | None) -> PlayerView:
             tuple(game.face(c, back_side) for c in game.hands[s]) if flip else None,
             game.uno_declared[s],
             game.scores[other],
+            *_last_turn(game, s),
         )
         for s, other in enumerate(game.players)
         if s != seat
@@ -120,4 +133,18 @@ def build_view(game: Game, player: str | None) -> PlayerView:
         match_winner=game.match_winner,
         seats=tuple(game.players),
         under_top=game.face(game.discard[-2]) if len(game.discard) > 1 else None,
+        discards=tuple(game.face(c) for c in game.discard),
+        discard_backs=tuple(game.face(c, back_side) for c in game.discard) if flip else None,
     )
+
+
+def _last_turn(
+    game: Game, seat: int
+) -> tuple[Face | None, Color | None, Face | None, Color | None, int]:
+    """``seat``'s last turn as the view shows it (nothing if it was on the other side)."""
+    last = game.last_turn[seat]
+    if last is None or last[0] is not game.side:
+        return None, None, None, None, 0
+    _side, top, color, played, named = last
+    played_face = None if played < 0 else game.face(played)
+    return game.face(top), color, played_face, named, game.received_since[seat]
