@@ -20,7 +20,7 @@ from bot.engine.view import OpponentView, PlayerView
 # The normal player's weights (see NormalStrategy) for reading its plays.
 ACTION_WEIGHT = 8.0
 SAME_COLOR_BONUS = 2.0
-# From this many cards on, a normal player holds its wilds while it has a coloured play.
+# Hands smaller than this play the end of the round, where the normal player's choices differ.
 WILD_HOLD_FROM = 4
 
 # Specials that only exist in one classic edition betray it when seen.
@@ -84,9 +84,9 @@ def playable_on(face: Face, top: Face, color: Color | None) -> bool:
 def excluded_faces(opponent: OpponentView) -> Callable[[Face], bool] | None:
     """Faces ``opponent``'s older cards cannot be, judging by their last turn (or None).
 
-    The normal player never draws holding a playable card, and spends a wild only when it has
-    no coloured card to play, so after either every older card was unplayable (coloured ones,
-    for a wild) on what they faced. Only the ``received_since`` cards after are unknown.
+    The normal player never draws holding a playable card, so after a draw every older card was
+    unplayable on what they faced; only the ``received_since`` cards after are unknown. (A wild
+    says less: near the end of a round the normal player spends wilds freely.)
     """
     top = opponent.last_top
     if top is None:
@@ -95,8 +95,6 @@ def excluded_faces(opponent: OpponentView) -> Callable[[Face], bool] | None:
     played = opponent.last_played
     if played is None:
         return lambda face: playable_on(face, top, color)
-    if played.color is None and old_card_count(opponent) >= WILD_HOLD_FROM:
-        return lambda face: face.color is not None and playable_on(face, top, color)
     return None
 
 

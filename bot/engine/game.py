@@ -731,7 +731,8 @@ class Game:
             if not until_playable or card in playable:
                 break
         self._give(seat, drawn, "drew", out)
-        self.last_turn[seat] = (self.side, self.discard[-1], self.color, DREW, None)
+        faced: LastTurn = (self.side, self.discard[-1], self.color, DREW, None)
+        self.last_turn[seat] = faced
         self.received_since[seat] = 0
         if not drawn:
             out.append(ev.DrawStopped(self.players[seat]))
@@ -739,6 +740,8 @@ class Game:
         if last is not None and last in playable:
             if self.rules.forced_play:
                 self._play(seat, last, out)
+                # The turn was a draw; the forced play must not pass for a choice of card.
+                self.last_turn[seat] = faced
             else:
                 self.phase = _DRAWN
                 self.drawn_card = last

@@ -63,11 +63,6 @@ def test_drawn_card_then_played_keeps_the_draw_record() -> None:
     assert _memory(game, "ann") == (drew, 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="game.py _draw_turn calls _play while still in PLAY, so the play overwrites DREW",
-)
 def test_forced_play_of_a_drawn_card_keeps_the_draw_record() -> None:
     """Under forced play the drawn playable card goes down at once; the turn is still a draw."""
     game, drew = _drew_red_seven(RuleSet(variant="classic", forced_play=True))
