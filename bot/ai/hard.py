@@ -4,10 +4,11 @@ In Flip the other side of every opponent's card is visible and the real deck pai
 with one or two faces on the other side, so the hard player narrows down what others hold. It
 times Flip cards (flip when the opponents' visible other side is weak and its own is strong),
 steers the end of the round towards the side that scores more for it, names colours the next
-player is unlikely to hold, judges challenges by the probability that the player held the colour,
-and at every decision with a real choice (plays, a drawn card, a colour) compares its heuristic's
-move with the alternatives by Monte Carlo rollouts within the budget, leaving the heuristic only
-when the rollouts clearly disagree.
+player is unlikely to hold (in classic too: a player who drew on a colour has none of it),
+judges challenges by the probability that the player held the colour, and at every decision with
+a real choice (plays, a drawn card, a colour) compares its heuristic's move with the alternatives
+by short Monte Carlo rollouts within the budget, leaving the heuristic only when the rollouts
+disagree by a clear margin.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from bot.engine.moves import DRAW, PASS, ChooseColor, Move, PlayCard
 from bot.engine.view import HandCard, OpponentView
 
 from .knowledge import candidate_fronts, prob_holds_color
-from .montecarlo import POINT_VALUE, can_sample, run_rollouts
+from .montecarlo import EVAL_SHARPNESS, POINT_VALUE, can_sample, run_rollouts
 from .normal import NormalStrategy
 from .table import Table
 
@@ -76,9 +77,9 @@ class HardStrategy(NormalStrategy):
     # Monte Carlo whenever the smallest hand (ours included) is this many cards or fewer.
     rollout_from_cards: int = 99
     # Plays compared by rollouts: the heuristic's choice and the next best few.
-    rollout_candidates: int = 4
+    rollout_candidates: int = 6
     # Leave the heuristic's choice only for a lead of this many standard errors.
-    switch_margin: float = 1.5
+    switch_margin: float = 1.0
     # Stop rolling out a candidate that trails the leader by this many standard errors (0: never).
     prune_z: float = 2.0
     # Also roll out bluffed draw-wilds (a challenge is modelled as the normal player makes it).
@@ -87,6 +88,10 @@ class HardStrategy(NormalStrategy):
     rollout_draw: bool = False
     # A rollout scores 1 for a win plus this much per point won (minus per point left in hand).
     point_value: float = POINT_VALUE
+    # Cut rollouts after this many moves and score the position instead (None: play it out):
+    # shorter rollouts are less noisy and more of them fit in the budget.
+    rollout_depth: int | None = 20
+    eval_sharpness: float = EVAL_SHARPNESS
     # Per-decision budget in seconds (None: no clock) and a cap on rollouts (None: no cap).
     budget_seconds: float | None = 0.05
     max_rollouts: int | None = None
@@ -114,6 +119,8 @@ class HardStrategy(NormalStrategy):
             clock=self.clock,
             prune_z=self.prune_z,
             point_value=self.point_value,
+            depth=self.rollout_depth,
+            sharpness=self.eval_sharpness,
         )
         return candidates[result.best(0, self.switch_margin)]
 

@@ -1,10 +1,12 @@
 """Monte Carlo rollouts over determinized games built from a PlayerView.
 
 A determinization deals the cards we cannot see at random, consistent with everything the view
-shows (own hand, counts, the top two discards, in Flip every visible back and the draw pile's
-back), then plays the round out with a fast copy of the ``normal`` player's heuristics for every
-seat: the opponents the hard player meets most are exactly such players. Nothing here reads the
-real game.
+shows (own hand, counts, the discard pile as played, in Flip every visible back and the draw
+pile's back, and what each opponent's last turn says about the cards they held), then plays on
+with a fast copy of the ``normal`` player's heuristics for every seat: the opponents the hard
+player meets most are exactly such players. Rollouts may stop after a number of moves and score
+the position from the card counts (``position_value``): less noise per rollout, and more of them
+in the budget. Nothing here reads the real game.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ REVERSE_AWAY_BONUS = 25.0
 SAME_COLOR_BONUS = 2.0
 KEEP_DRAWN_WILD_FROM = 4
 CHALLENGE_FROM_CARDS = 4
+# How sharply a position's card counts decide who goes out first (see position_value).
+EVAL_SHARPNESS = 1.0
 # Pruning starts once every candidate has had this many rollouts.
 PRUNE_AFTER = 4
 # Deals of a blind hand tried until one fits the player's last play (else the last one is kept).
@@ -117,19 +121,17 @@ class Sampler:
         self.pile_top = (
             by_back.get(view.draw_pile_back, []) if view.draw_pile_back is not None else None
         )
-        # The older discards were all seen when played: deal those exact faces (and backs).
-        self.old_discards: list[list[int]] | None = None
-        kept = 2 if self.under is not None else 1
-        if len(view.discards) == view.discard_count >= kept:
-            backs = view.discard_backs
-            self.old_discards = [
-                [
-                    c
-                    for c in by_front.get(face, [])
-                    if backs is None or self.template.face(c, back_side) == backs[i]
-                ]
-                for i, face in enumerate(view.discards[:-kept])
-            ]
+        # Every discard was seen when played (both sides, in Flip): pin the whole pile once.
+        # Cards with the same faces play alike, so which copy goes where does not matter.
+        self.discard = self._pin_discards(by_front)
+        if self.discard is not None:
+            pinned = set(self.discard)
+            self.free = [c for c in self.free if c not in pinned]
+            by_back = {
+                back: [c for c in cards if c not in pinned] for back, cards in by_back.items()
+            }
+            if self.pile_top is not None:
+                self.pile_top = [c for c in self.pile_top if c not in pinned]
         self.hand_slots: list[tuple[int, list[list[int]] | int]] = []
         # Per opponent dealt blind: what their last turn says about the cards they held then.
         self.inferred: dict[int, tuple[Callable[[Face], bool] | None, HandTest | None, int]] = {}
@@ -153,6 +155,31 @@ class Sampler:
             self.hand_slots.append((seat, slots))
         self.me = self.seats.index(view.player)
 
+    def _pin_discards(self, by_front: dict[Face, list[int]]) -> list[int] | None:
+        """One physical card per discard, matching both faces seen (None: history unknown)."""
+        view = self.view
+        if not view.discards or len(view.discards) != view.discard_count:
+            return None
+        back_side = other_side(view.side)
+        backs = view.discard_backs
+        used: set[int] = set()
+        pile: list[int] = []
+        for i, face in enumerate(view.discards):
+            card = next(
+                (
+                    c
+                    for c in by_front.get(face, ())
+                    if c not in used
+                    and (backs is None or self.template.face(c, back_side) == backs[i])
+                ),
+                None,
+            )
+            if card is None:
+                return None
+            used.add(card)
+            pile.append(card)
+        return pile
+
     def sample(self, rng: random.Random) -> Game:
         """A game consistent with the view, in the view's phase, hidden cards dealt at random."""
         view = self.view
@@ -166,18 +193,12 @@ class Sampler:
             taken.add(card)
             return card
 
-        top = take(self.top)
-        under = take(self.under) if self.under is not None else None
+        pinned = self.discard
+        top = under = None
+        if pinned is None:
+            top = take(self.top)
+            under = take(self.under) if self.under is not None else None
         pile_top = take(self.pile_top) if self.pile_top is not None else None
-        old_discards: list[int] = []
-        unknown_discards = 0
-        if self.old_discards is not None:
-            for options in self.old_discards:
-                card = take(options)
-                if card is None:
-                    unknown_discards += 1
-                else:
-                    old_discards.append(card)
         hands: list[list[int]] = [[] for _ in self.seats]
         hands[self.me] = [c.card for c in view.hand]
         open_counts: list[tuple[int, int]] = []
@@ -196,7 +217,7 @@ class Sampler:
                     hand.append(card)
         rest = [c for c in self.free if c not in taken]
         rng.shuffle(rest)
-        if top is None:
+        if pinned is None and top is None:
             top = rest.pop()
         faces = self.template._faces[view.side]
         for seat, count in open_counts:
@@ -219,12 +240,16 @@ class Sampler:
             missing.append((seat, count - len(pick)))
         for seat, count in missing:
             hands[seat].extend(rest.pop() for _ in range(min(count, len(rest))))
-        discard = [] if under is None else [under]
-        if self.old_discards is None:
-            unknown_discards = max(0, view.discard_count - 1 - len(discard))
-        old_discards.extend(rest.pop() for _ in range(min(unknown_discards, len(rest))))
+        if pinned is not None:
+            discard = list(pinned)
+        else:
+            assert top is not None
+            # Without the pile's history, the older discards are dealt at random.
+            old = max(0, view.discard_count - 1 - (under is not None))
+            discard = [rest.pop() for _ in range(min(old, len(rest)))]
+            discard.extend(c for c in (under, top) if c is not None)
         draw_pile = rest + ([pile_top] if pile_top is not None else [])
-        return self._game(rng, hands, old_discards + discard + [top], draw_pile)
+        return self._game(rng, hands, discard, draw_pile)
 
     def _game(
         self, rng: random.Random, hands: list[list[int]], discard: list[int], draw_pile: list[int]
@@ -423,20 +448,55 @@ def _best_color(game: Game, seat: int) -> Color:
     return max(colors, key=lambda c: (held[c], weight[c]))
 
 
-def rollout_value(game: Game, player: str, point_value: float = POINT_VALUE) -> float:
+def rollout_value(
+    game: Game,
+    player: str,
+    point_value: float = POINT_VALUE,
+    depth: int | None = None,
+    sharpness: float = EVAL_SHARPNESS,
+) -> float:
     """Play the round out with the policy; 1 for a win, plus ``point_value`` per point won and
-    minus it per point left in our hand."""
-    for _ in range(MAX_ROLLOUT_MOVES):
+    minus it per point left in our hand. With ``depth``, stop after that many moves and score
+    the position by ``position_value`` instead."""
+    for _ in range(MAX_ROLLOUT_MOVES if depth is None else depth):
         if game.phase in TERMINAL_PHASES:
             break
         current = game.players[game.current]
         game.apply(current, policy_move(game, current))
     else:
+        if depth is not None:
+            return position_value(game, player, point_value, sharpness)
         return -game.hand_points(player) * point_value
     result = game.history[-1]
     if result.winner == player:
         return 1 + result.awarded[player] * point_value
     return -result.hand_points[player] * point_value
+
+
+def position_value(game: Game, player: str, point_value: float, sharpness: float) -> float:
+    """A round in progress scored like a finished one, in expectation.
+
+    Each player's chance to go out first is taken as proportional to ``exp(-sharpness * cards
+    held)``; a win earns the points left in the other hands, a loss costs our own.
+    """
+    seat = game.seat_of(player)
+    weights = [math.exp(-sharpness * len(hand)) for hand in game.hands]
+    p_win = weights[seat] / sum(weights)
+    own = game.hand_points(player)
+    others = sum(game.hand_points(p) for p in game.players if p != player)
+    return p_win * (1 + others * point_value) - (1 - p_win) * own * point_value
+
+
+def fork(game: Game, seed: int) -> Game:
+    """An independent copy of a determinization, its random draws reseeded with ``seed``."""
+    copy = _clone(game, seed)
+    copy.hands = [list(hand) for hand in game.hands]
+    copy.draw_pile = list(game.draw_pile)
+    copy.discard = list(game.discard)
+    copy.uno_declared = list(game.uno_declared)
+    copy.last_turn = list(game.last_turn)
+    copy.received_since = list(game.received_since)
+    return copy
 
 
 def run_rollouts(
@@ -449,6 +509,8 @@ def run_rollouts(
     clock: Callable[[], float],
     prune_z: float = 0.0,
     point_value: float = POINT_VALUE,
+    depth: int | None = None,
+    sharpness: float = EVAL_SHARPNESS,
 ) -> Rollouts:
     """Every candidate played out on the same determinizations (common random numbers).
 
@@ -457,7 +519,8 @@ def run_rollouts(
     candidate, the heuristic's choice, always does), so the budget goes where it decides
     something. The loop stops at ``max_rollouts`` in total or when one more round of rollouts
     (timed from the slowest so far) would pass ``deadline`` on ``clock``; with neither it would
-    never stop, so callers pass one.
+    never stop, so callers pass one. ``depth`` and ``sharpness`` cut rollouts short (see
+    ``rollout_value``).
     """
     sampler = Sampler(view)
     values: list[list[float]] = [[] for _ in candidates]
@@ -469,10 +532,11 @@ def run_rollouts(
         if deadline is not None and started + slowest >= deadline:
             break
         seed = rng.getrandbits(32)
+        deal = sampler.sample(random.Random(seed))
         for index in active:
-            game = sampler.sample(random.Random(seed))
+            game = fork(deal, seed)
             game.apply(view.player, candidates[index])
-            values[index].append(rollout_value(game, view.player, point_value))
+            values[index].append(rollout_value(game, view.player, point_value, depth, sharpness))
         runs += len(active)
         if deadline is not None:
             slowest = max(slowest, clock() - started)
