@@ -1,0 +1,158 @@
+"""How much is hidden information worth to the hard player? A deliberate cheat, for analysis only.
+
+The hero makes the hard player's decisions (its heuristic, its candidates, its switch margin)
+but judges the candidates with a fixed number of rollouts per candidate on deals built from one
+of three levels of knowledge:
+
+- ``view``: the honest determinizations the real hard player uses (its PlayerView only);
+- ``colours``: the same, then each opponent's hand re-dealt to its TRUE colour counts;
+- ``hands``: the TRUE hands (only the draw pile's order stays hidden).
+
+The gap between ``view`` and ``hands`` is what better inference could at most buy; nothing here
+is used by the bot. Three normal players fill the other seats, the hero's seat rotates.
+
+    .venv/bin/python -m bench.ai_ceiling --variant classic --knowledge hands --rounds 800
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from typing import Literal
+
+from bot.ai import HardStrategy, NormalStrategy
+from bot.ai.montecarlo import Rollouts, Sampler, can_sample, fork, rollout_value
+from bot.ai.table import Table, bookkeeping_move, wants_to_catch
+from bot.engine import Game, RuleSet
+from bot.engine.game import TERMINAL_PHASES
+from bot.engine.moves import Move
+from bot.engine.rules import Variant
+
+from .ai import MAX_DECISIONS, SEATS, batches, wilson
+
+Knowledge = Literal["view", "colours", "hands"]
+
+
+def true_colour_deal(deal: Game, truth: Game, me: int, rng: random.Random) -> Game:
+    """``deal`` with every opponent's hand re-dealt to the colour counts it truly has."""
+    faces = deal._faces[deal.side]
+    pool = [c for seat, hand in enumerate(deal.hands) if seat != me for c in hand]
+    pool += deal.draw_pile
+    rng.shuffle(pool)
+    hands: list[list[int]] = []
+    for seat, hand in enumerate(truth.hands):
+        if seat == me:
+            hands.append(list(deal.hands[me]))
+            continue
+        wanted = Counter(faces[c].color for c in hand)
+        dealt: list[int] = []
+        for card in pool:
+            color = faces[card].color
+            if wanted[color] > 0:
+                wanted[color] -= 1
+                dealt.append(card)
+        taken = set(dealt)
+        pool = [c for c in pool if c not in taken]
+        hands.append(dealt)
+    deal.hands = hands
+    deal.draw_pile = pool
+    return deal
+
+
+def judged_move(
+    hero: HardStrategy,
+    truth: Game,
+    player: str,
+    rng: random.Random,
+    knowledge: Knowledge,
+    rollouts: int,
+) -> Move:
+    """The hard player's decision, its candidates rolled out on deals of the given knowledge."""
+    view = truth.view_for(player)
+    chosen = bookkeeping_move(view, rng, hero.catch_rate)
+    if chosen is not None:
+        return chosen
+    table = Table(view)
+    heuristic = NormalStrategy.decide(hero, table, rng)
+    candidates = hero.rollout_candidates_for(table, heuristic)
+    if len(candidates) < 2 or not can_sample(view):
+        return heuristic
+    sampler = Sampler(view)
+    me = truth.seat_of(player)
+    values: list[list[float]] = [[] for _ in candidates]
+    for _ in range(rollouts):
+        seed = rng.getrandbits(32)
+        if knowledge == "hands":
+            deal = fork(truth, seed)
+            random.Random(seed).shuffle(deal.draw_pile)
+        else:
+            deal = sampler.sample(random.Random(seed))
+            if knowledge == "colours":
+                deal = true_colour_deal(deal, truth, me, random.Random(seed))
+        for index, move in enumerate(candidates):
+            game = fork(deal, seed)
+            game.apply(player, move)
+            values[index].append(rollout_value(game, player, hero.point_value, hero.rollout_depth))
+    result = Rollouts(tuple(tuple(v) for v in values))
+    return candidates[result.best(0, hero.switch_margin)]
+
+
+def play_round(variant: Variant, index: int, seed: int, knowledge: Knowledge, rollouts: int) -> int:
+    """One seeded round; 1 if the hero (seat ``index % 4``) won it."""
+    players = [f"p{s}" for s in range(SEATS)]
+    hero_player = players[index % SEATS]
+    hero, normal = HardStrategy(), NormalStrategy()
+    rng = random.Random(seed * 1_000_003 + index)
+    game = Game.new(players, RuleSet(variant=variant, target=100_000), seed=seed * 7919 + index)
+    for _ in range(MAX_DECISIONS):
+        if game.phase in TERMINAL_PHASES:
+            return int(game.history[-1].winner == hero_player)
+        if game.catchable() is not None:
+            for p in players:
+                catch = wants_to_catch(game.view_for(p), rng, normal.catch_rate)
+                if catch is not None:
+                    game.apply(p, catch)
+                    break
+        player = game.current_player
+        assert player is not None
+        if player == hero_player:
+            move = judged_move(hero, game, player, rng, knowledge, rollouts)
+        else:
+            move = normal.choose_move(game.view_for(player), rng)
+        game.apply(player, move)
+    return 0
+
+
+def run_batch(args: tuple[Variant, int, int, int, Knowledge, int]) -> int:
+    """Hero wins over rounds ``start`` to ``stop``."""
+    variant, start, stop, seed, knowledge, rollouts = args
+    return sum(play_round(variant, i, seed, knowledge, rollouts) for i in range(start, stop))
+
+
+def main() -> None:
+    """Print the hero's win rate with a 95% interval for one knowledge level."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=["flip", "classic"], default="classic")
+    parser.add_argument("--knowledge", choices=["view", "colours", "hands"], default="view")
+    parser.add_argument("--rounds", type=int, default=800)
+    parser.add_argument("--rollouts", type=int, default=40, help="rollouts per candidate")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--workers", type=int, default=2)
+    options = parser.parse_args()
+    jobs = [
+        (options.variant, a, b, options.seed, options.knowledge, options.rollouts)
+        for a, b in batches(options.rounds, options.workers)
+    ]
+    with ProcessPoolExecutor(options.workers) as pool:
+        wins = sum(pool.map(run_batch, jobs))
+    low, high = wilson(wins, options.rounds)
+    print(
+        f"| {options.variant} | {options.knowledge} | {options.rounds} | {options.rollouts} | "
+        f"{wins / options.rounds:.1%} [{low:.1%}, {high:.1%}] |"
+    )
+
+
+if __name__ == "__main__":
+    main()

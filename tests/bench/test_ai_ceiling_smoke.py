@@ -1,0 +1,37 @@
+"""The information-ceiling bench runs end to end at every knowledge level (a few tiny rounds)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from bench.ai_ceiling import Knowledge, play_round, true_colour_deal
+from bot.ai.montecarlo import Sampler
+from bot.engine import Game, RuleSet
+
+
+@pytest.mark.parametrize("knowledge", ["view", "colours", "hands"])
+def test_rounds_finish_at_every_knowledge_level(knowledge: Knowledge) -> None:
+    """Two classic rounds with two rollouts per candidate finish with a win or a loss."""
+    results = [play_round("classic", index, 1, knowledge, 2) for index in range(2)]
+    assert all(result in (0, 1) for result in results)
+
+
+def test_colour_deal_keeps_true_colour_counts_and_every_card() -> None:
+    """Re-dealt opponents hold their true colour counts; no card is lost or doubled."""
+    truth = Game.new(["a", "b", "c", "d"], RuleSet(variant="classic"), seed=5)
+    player = truth.current_player
+    assert player is not None
+    me = truth.seat_of(player)
+    deal = true_colour_deal(
+        Sampler(truth.view_for(player)).sample(random.Random(1)), truth, me, random.Random(2)
+    )
+    faces = truth._faces[truth.side]
+    for seat, hand in enumerate(truth.hands):
+        assert Counter(faces[c].color for c in deal.hands[seat]) == Counter(
+            faces[c].color for c in hand
+        )
+    cards = sorted([c for h in deal.hands for c in h] + deal.draw_pile + deal.discard)
+    assert cards == list(range(len(truth.deck)))
