@@ -37,7 +37,6 @@ Knowledge = Literal["view", "colours", "hands"]
 
 def true_colour_deal(deal: Game, truth: Game, me: int, rng: random.Random) -> Game:
     """``deal`` with every opponent's hand re-dealt to the colour counts it truly has."""
-    faces = deal._faces[deal.side]
     pool = [c for seat, hand in enumerate(deal.hands) if seat != me for c in hand]
     pool += deal.draw_pile
     rng.shuffle(pool)
@@ -46,10 +45,10 @@ def true_colour_deal(deal: Game, truth: Game, me: int, rng: random.Random) -> Ga
         if seat == me:
             hands.append(list(deal.hands[me]))
             continue
-        wanted = Counter(faces[c].color for c in hand)
+        wanted = Counter(deal.face(c).color for c in hand)
         dealt: list[int] = []
         for card in pool:
-            color = faces[card].color
+            color = deal.face(card).color
             if wanted[color] > 0:
                 wanted[color] -= 1
                 dealt.append(card)

@@ -20,8 +20,8 @@ from bot.engine.view import OpponentView, PlayerView
 # The normal player's weights (see NormalStrategy) for reading its plays.
 ACTION_WEIGHT = 8.0
 SAME_COLOR_BONUS = 2.0
-# Hands smaller than this play the end of the round, where the normal player's choices differ.
-WILD_HOLD_FROM = 4
+# Plays from smaller hands are not read: near the end of a round normal plays differently.
+READ_FROM_CARDS = 4
 
 # Specials that only exist in one classic edition betray it when seen.
 EDITION_MARKERS: dict[Kind, Edition] = {
@@ -107,7 +107,7 @@ def hand_fits(opponent: OpponentView, variant: Variant) -> Callable[[list[Face]]
     """
     top, played = opponent.last_top, opponent.last_played
     old = old_card_count(opponent)
-    if top is None or played is None or old < WILD_HOLD_FROM:
+    if top is None or played is None or old < READ_FROM_CARDS:
         return None
     named = opponent.last_named
     if played.color is None:

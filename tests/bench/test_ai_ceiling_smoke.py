@@ -28,10 +28,9 @@ def test_colour_deal_keeps_true_colour_counts_and_every_card() -> None:
     deal = true_colour_deal(
         Sampler(truth.view_for(player)).sample(random.Random(1)), truth, me, random.Random(2)
     )
-    faces = truth._faces[truth.side]
     for seat, hand in enumerate(truth.hands):
-        assert Counter(faces[c].color for c in deal.hands[seat]) == Counter(
-            faces[c].color for c in hand
+        assert Counter(truth.face(c).color for c in deal.hands[seat]) == Counter(
+            truth.face(c).color for c in hand
         )
     cards = sorted([c for h in deal.hands for c in h] + deal.draw_pile + deal.discard)
     assert cards == list(range(len(truth.deck)))
