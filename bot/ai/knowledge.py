@@ -17,9 +17,11 @@ from bot.engine.rules import Edition, Variant
 from bot.engine.scoring import face_points
 from bot.engine.view import OpponentView, PlayerView
 
-# The normal player's weights (see NormalStrategy) for reading its plays.
-ACTION_WEIGHT = 8.0
-SAME_COLOR_BONUS = 2.0
+from .normal import NormalStrategy
+
+# The normal player's weights, for reading its plays.
+ACTION_WEIGHT = NormalStrategy.action_weight
+SAME_COLOR_BONUS = NormalStrategy.same_color_bonus
 # Plays from smaller hands are not read: near the end of a round normal plays differently.
 READ_FROM_CARDS = 4
 

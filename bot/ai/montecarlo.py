@@ -35,6 +35,7 @@ from bot.engine.scoring import face_points
 from bot.engine.view import PlayerView
 
 from .knowledge import edition_of, excluded_faces, hand_fits, old_card_count, other_side
+from .normal import NormalStrategy
 from .table import HITS_NEXT, seat_order
 
 # A rollout that has not ended after this many moves is scored as undecided.
@@ -42,13 +43,14 @@ MAX_ROLLOUT_MOVES = 400
 # Points won or lost are worth this fraction of a round win.
 POINT_VALUE = 1 / 250
 # The rollout policy's weights: the normal player's defaults (see NormalStrategy).
-ACTION_WEIGHT = 8.0
-WILD_HOLD = 70.0
-HIT_NEXT_BONUS = 40.0
-REVERSE_AWAY_BONUS = 25.0
-SAME_COLOR_BONUS = 2.0
-KEEP_DRAWN_WILD_FROM = 4
-CHALLENGE_FROM_CARDS = 4
+_NORMAL = NormalStrategy()
+ACTION_WEIGHT = _NORMAL.action_weight
+WILD_HOLD = _NORMAL.wild_hold
+HIT_NEXT_BONUS = _NORMAL.hit_next_bonus
+REVERSE_AWAY_BONUS = _NORMAL.reverse_away_bonus
+SAME_COLOR_BONUS = _NORMAL.same_color_bonus
+KEEP_DRAWN_WILD_FROM = _NORMAL.keep_drawn_wild_from
+CHALLENGE_FROM_CARDS = _NORMAL.challenge_from_cards
 # How sharply a position's card counts decide who goes out first (see position_value).
 EVAL_SHARPNESS = 1.0
 # Pruning starts once every candidate has had this many rollouts.
@@ -566,26 +568,9 @@ def paired_z(values: Sequence[float], others: Sequence[float]) -> float:
     return mean / (spread / math.sqrt(len(diffs)))
 
 
-def best_by_rollouts(
-    view: PlayerView,
-    candidates: Sequence[Move],
-    rng: random.Random,
-    *,
-    max_rollouts: int | None,
-    deadline: float | None,
-    clock: Callable[[], float],
-) -> tuple[Move, int]:
-    """The candidate with the best mean rollout value, and how many rollouts were run."""
-    result = run_rollouts(
-        view, candidates, rng, max_rollouts=max_rollouts, deadline=deadline, clock=clock
-    )
-    return candidates[result.best()], result.runs
-
-
 __all__ = [
     "Rollouts",
     "Sampler",
-    "best_by_rollouts",
     "can_sample",
     "determinize",
     "policy_move",

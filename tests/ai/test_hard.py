@@ -7,7 +7,7 @@ import itertools
 import random
 
 from bot.ai import HardStrategy, NormalStrategy
-from bot.ai.montecarlo import best_by_rollouts, determinize
+from bot.ai.montecarlo import determinize, run_rollouts
 from bot.ai.table import Table
 from bot.engine import Color, Game, PlayerView, Side
 from bot.engine.moves import ACCEPT, CHALLENGE, DRAW, ChooseColor, PlayCard
@@ -73,9 +73,9 @@ def test_rollouts_stop_at_the_rollout_cap() -> None:
     game = setup({"me": "R2 R9 G4", "b": "G1 G2", "c": "Y1 Y2 Y3"}, "R5")
     view = game.view_for("me")
     plays = [m for m in view.legal_moves if isinstance(m, PlayCard)]
-    _, runs = best_by_rollouts(
+    runs = run_rollouts(
         view, plays, random.Random(1), max_rollouts=10, deadline=None, clock=lambda: 0.0
-    )
+    ).runs
     assert runs == 10 // len(plays) * len(plays)
 
 
@@ -85,9 +85,9 @@ def test_rollouts_stop_before_the_deadline() -> None:
     view = game.view_for("me")
     plays = [m for m in view.legal_moves if isinstance(m, PlayCard)]
     ticks = itertools.count()
-    _, runs = best_by_rollouts(
+    runs = run_rollouts(
         view, plays, random.Random(1), max_rollouts=None, deadline=5, clock=lambda: next(ticks)
-    )
+    ).runs
     assert runs == 2 * len(plays)
 
 
