@@ -269,8 +269,8 @@ class Sampler:
         game.current = self.me
         called = {o.player: o.called_uno for o in view.opponents}
         game.uno_declared = [view.called_uno if p == view.player else called[p] for p in seats]
-        game.last_turn = [None] * len(seats)
-        game.received_since = [0] * len(seats)
+        game.turn_log = [[] for _ in seats]
+        game.received = [0] * len(seats)
         game.phase = Phase.PLAY
         if view.phase == Phase.CHOOSE_COLOR:
             _resume_color_choice(game, view, self.me)
@@ -496,8 +496,8 @@ def fork(game: Game, seed: int) -> Game:
     copy.draw_pile = list(game.draw_pile)
     copy.discard = list(game.discard)
     copy.uno_declared = list(game.uno_declared)
-    copy.last_turn = list(game.last_turn)
-    copy.received_since = list(game.received_since)
+    copy.turn_log = [list(log) for log in game.turn_log]
+    copy.received = list(game.received)
     return copy
 
 

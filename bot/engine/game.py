@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import events as ev
 from .cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Card, Color, Face, Kind, Side
@@ -144,10 +144,22 @@ def _shuffle(rng: random.Random, items: list[int]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-# A player's last turn this round, public to everyone at the table: the side, the top card and
-# the colour they faced, the card they played (-1: they drew instead) and the colour they named.
-LastTurn = tuple[Side, int, Color | None, int, Color | None]
 DREW = -1
+
+
+class TurnRecord(NamedTuple):
+    """One turn a seat took this round, as everyone at the table saw it."""
+
+    side: Side
+    top: int
+    color: Color | None
+    # The card played, or DREW when they drew instead.
+    played: int
+    named: Color | None
+    # The smallest hand among the other players when the turn was taken (0: not known).
+    fewest_other: int
+    # The seat's count of cards received this round when the turn was taken.
+    received_at: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +196,6 @@ class Game:
         "drawn_card",
         "hands",
         "history",
-        "last_turn",
         "match_winner",
         "penalty_challengeable",
         "penalty_guilty",
@@ -193,7 +204,7 @@ class Game:
         "pending_draw",
         "phase",
         "players",
-        "received_since",
+        "received",
         "rng",
         "round_no",
         "rounds_won",
@@ -202,6 +213,7 @@ class Game:
         "seed",
         "side",
         "swap_then_color",
+        "turn_log",
         "uno_declared",
         "uno_exposed",
     )
@@ -244,8 +256,10 @@ class Game:
         # Public memory of the round: each seat's last turn, and how many cards it received
         # since then that could be anything (a kept playable card counts; cards drawn and found
         # unplayable in that turn do not).
-        self.last_turn: list[LastTurn | None] = [None] * len(players)
-        self.received_since: list[int] = [0] * len(players)
+        # Public round memory: every turn each seat took since the deal (or since hands last
+        # changed owner), and how many cards each seat has received in that time.
+        self.turn_log: list[list[TurnRecord]] = [[] for _ in players]
+        self.received: list[int] = [0] * len(players)
         tables = _deck_tables(self.deck, rules.variant)
         self._faces = tables.faces
         self._play_moves = tables.play_moves
@@ -478,7 +492,7 @@ class Game:
         elif kind is Pass:
             self._close_exposure(seat)
             self.drawn_card = None
-            self.received_since[seat] += 1
+            self.received[seat] += 1
             out.append(ev.DrawnCardKept(player))
             self._pass_turn(seat, out)
         elif kind is ChooseColor:
@@ -541,8 +555,7 @@ class Game:
     def _play(self, seat: int, card: int, out: list[ev.Event]) -> None:
         if self.phase is _PLAY and seat == self.current:
             # (A drawn card played keeps the draw as the turn's record; stacks are not turns.)
-            self.last_turn[seat] = (self.side, self.discard[-1], self.color, card, None)
-            self.received_since[seat] = 0
+            self.turn_log[seat].append(self._record(seat, card))
         hand = self.hands[seat]
         hand.remove(card)
         face = self._faces[self.side][card]
@@ -670,9 +683,9 @@ class Game:
 
     def _choose_color(self, seat: int, color: Color, out: list[ev.Event]) -> None:
         self.color = color
-        last = self.last_turn[seat]
-        if last is not None and last[3] == self.discard[-1]:
-            self.last_turn[seat] = (*last[:4], color)
+        log = self.turn_log[seat]
+        if log and log[-1].played == self.discard[-1]:
+            log[-1] = log[-1]._replace(named=color)
         out.append(ev.ColorChosen(self.players[seat], color))
         then = self.after_color
         if then is _NEXT_TURN:
@@ -731,9 +744,9 @@ class Game:
             if not until_playable or card in playable:
                 break
         self._give(seat, drawn, "drew", out)
-        faced: LastTurn = (self.side, self.discard[-1], self.color, DREW, None)
-        self.last_turn[seat] = faced
-        self.received_since[seat] = 0
+        faced = self._record(seat, DREW)
+        log = self.turn_log[seat]
+        log.append(faced)
         if not drawn:
             out.append(ev.DrawStopped(self.players[seat]))
         last = drawn[-1] if drawn else None
@@ -741,7 +754,8 @@ class Game:
             if self.rules.forced_play:
                 self._play(seat, last, out)
                 # The turn was a draw; the forced play must not pass for a choice of card.
-                self.last_turn[seat] = faced
+                if log and log[-1] is not faced:
+                    log.pop()
             else:
                 self.phase = _DRAWN
                 self.drawn_card = last
@@ -786,8 +800,24 @@ class Game:
         self._forget_draws()
 
     def _forget_draws(self) -> None:
-        self.last_turn = [None] * len(self.players)
-        self.received_since = [0] * len(self.players)
+        self.turn_log = [[] for _ in self.players]
+        self.received = [0] * len(self.players)
+
+    def _record(self, seat: int, played: int) -> TurnRecord:
+        fewest = min((len(h) for s, h in enumerate(self.hands) if s != seat), default=0)
+        top = self.discard[-1]
+        return TurnRecord(self.side, top, self.color, played, None, fewest, self.received[seat])
+
+    def last_turn(self, seat: int) -> TurnRecord | None:
+        """``seat``'s latest remembered turn this round (None: none since the memory reset)."""
+        log = self.turn_log[seat]
+        return log[-1] if log else None
+
+    def received_since(self, seat: int, turn: TurnRecord | None = None) -> int:
+        """Cards ``seat`` received after ``turn`` (default: their latest turn, or the deal)."""
+        if turn is None:
+            turn = self.last_turn(seat)
+        return self.received[seat] - (turn.received_at if turn is not None else 0)
 
     # ------------------------------------------------------------------ piles
 
@@ -812,7 +842,7 @@ class Game:
             return
         self.hands[seat].extend(cards)
         self.uno_declared[seat] = False
-        self.received_since[seat] += len(cards)
+        self.received[seat] += len(cards)
         if self.uno_exposed == seat:
             self.uno_exposed = None
         faces = self._faces[self.side]
@@ -1000,8 +1030,8 @@ class Game:
         _shuffle(self.rng, self.draw_pile)
         self.players.pop(seat)
         self.uno_declared.pop(seat)
-        self.last_turn.pop(seat)
-        self.received_since.pop(seat)
+        self.turn_log.pop(seat)
+        self.received.pop(seat)
         count = len(self.players)
         if self.uno_exposed == seat:
             self.uno_exposed = None

@@ -63,6 +63,9 @@ class GameSnapshot(BaseModel):
     uno_declared: list[bool]
     uno_exposed: int | None
     # Added after version 1 shipped: older snapshots load with no turns remembered.
+    turn_log: list[list[tuple[Side, int, Color | None, int, Color | None, int, int]]] = []
+    received: list[int] = []
+    # The first form of the memory (only each seat's latest turn), still read from live games.
     last_turn: list[tuple[Side, int, Color | None, int, Color | None] | None] = []
     received_since: list[int] = []
 
@@ -110,13 +113,11 @@ def dump_state(game: Game) -> dict[str, Any]:
         "penalty_challengeable": game.penalty_challengeable,
         "uno_declared": list(game.uno_declared),
         "uno_exposed": game.uno_exposed,
-        "last_turn": [
-            None
-            if t is None
-            else [int(t[0]), t[1], t[2].value if t[2] else None, t[3], t[4].value if t[4] else None]
-            for t in game.last_turn
+        "turn_log": [
+            [[int(t.side), t.top, _value(t.color), t.played, _value(t.named), *t[5:]] for t in log]
+            for log in game.turn_log
         ],
-        "received_since": list(game.received_since),
+        "received": list(game.received),
     }
 
 
@@ -161,18 +162,37 @@ def load_snapshot(snap: GameSnapshot) -> Game:
     game.penalty_challengeable = snap.penalty_challengeable
     game.uno_declared = list(snap.uno_declared)
     game.uno_exposed = snap.uno_exposed
-    if snap.last_turn or snap.received_since:
-        game.last_turn = [
-            None if t is None else (Side(t[0]), t[1], t[2], t[3], t[4]) for t in snap.last_turn
-        ]
-        game.received_since = list(snap.received_since)
-    else:
-        game.last_turn = [None] * len(game.players)
-        game.received_since = [0] * len(game.players)
+    _load_memory(game, snap)
     cards = sorted([c for h in game.hands for c in h] + game.draw_pile + game.discard)
     if game.round_no and cards != list(range(len(game.deck))):
         raise ValueError("the snapshot's cards do not add up to the deck")
-    seated = (game.hands, game.uno_declared, game.last_turn, game.received_since)
+    seated = (game.hands, game.uno_declared, game.turn_log, game.received)
     if any(len(per_seat) != len(game.players) for per_seat in seated):
         raise ValueError("the snapshot's seats do not match its players")
     return game
+
+
+def _value(color: Color | None) -> str | None:
+    return color.value if color is not None else None
+
+
+def _load_memory(game: Game, snap: GameSnapshot) -> None:
+    """The round memory from either form, or none from snapshots older than it."""
+    from .game import TurnRecord
+
+    if snap.turn_log or snap.received:
+        game.turn_log = [
+            [TurnRecord(Side(t[0]), t[1], t[2], t[3], t[4], t[5], t[6]) for t in log]
+            for log in snap.turn_log
+        ]
+        game.received = list(snap.received)
+    elif snap.last_turn or snap.received_since:
+        # Only the latest turn was kept then; its table is unknown (0: read as near the end).
+        game.turn_log = [
+            [] if t is None else [TurnRecord(Side(t[0]), t[1], t[2], t[3], t[4], 0, 0)]
+            for t in snap.last_turn
+        ]
+        game.received = list(snap.received_since)
+    else:
+        game.turn_log = [[] for _ in game.players]
+        game.received = [0] * len(game.players)

@@ -22,6 +22,21 @@ class HandCard:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnSeen:
+    """One of an opponent's turns this round, as the table saw it."""
+
+    top: Face
+    color: Color | None
+    # None: they drew instead of playing.
+    played: Face | None
+    named: Color | None
+    # The smallest hand among the other players then (0: not known).
+    fewest_other: int
+    # Cards they have received since (unknown to the others).
+    received_since: int
+
+
+@dataclass(frozen=True, slots=True)
 class OpponentView:
     """Another player as you see them: a card count and, in Flip, the backs of their cards."""
 
@@ -38,6 +53,8 @@ class OpponentView:
     last_played: Face | None = None
     last_named: Color | None = None
     received_since: int = 0
+    # Every turn they took this round on the side now in play, oldest first.
+    turns: tuple[TurnSeen, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,11 +157,22 @@ def build_view(game: Game, player: str | None) -> PlayerView:
 
 def _last_turn(
     game: Game, seat: int
-) -> tuple[Face | None, Color | None, Face | None, Color | None, int]:
-    """``seat``'s last turn as the view shows it (nothing if it was on the other side)."""
-    last = game.last_turn[seat]
-    if last is None or last[0] is not game.side:
-        return None, None, None, None, 0
-    _side, top, color, played, named = last
-    played_face = None if played < 0 else game.face(played)
-    return game.face(top), color, played_face, named, game.received_since[seat]
+) -> tuple[Face | None, Color | None, Face | None, Color | None, int, tuple[TurnSeen, ...]]:
+    """``seat``'s turns as the view shows them (only those on the side in play)."""
+    turns = tuple(
+        TurnSeen(
+            game.face(t.top),
+            t.color,
+            None if t.played < 0 else game.face(t.played),
+            t.named,
+            t.fewest_other,
+            game.received_since(seat, t),
+        )
+        for t in game.turn_log[seat]
+        if t.side is game.side
+    )
+    last = game.last_turn(seat)
+    if last is None or last.side is not game.side:
+        return None, None, None, None, 0, turns
+    seen = turns[-1]
+    return seen.top, seen.color, seen.played, seen.named, seen.received_since, turns

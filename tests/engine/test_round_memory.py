@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Color, Game, Phase, RuleSet, Side
-from bot.engine.game import DREW, LastTurn
+from bot.engine.game import DREW
 from bot.engine.moves import ACCEPT, DRAW, PASS, Catch, ChooseColor, Move, PlayCard, SwapWith
 from bot.engine.notation import faces, parse_face, setup
 
@@ -18,10 +18,12 @@ RED = ChooseColor(Color.RED)
 STUCK = {"ann": "B1 G2", "ben": "R3 Y4", "cid": "G5 G6"}
 
 
-def _memory(game: Game, player: str) -> tuple[LastTurn | None, int]:
-    """``player``'s remembered last turn and the cards received since."""
+def _memory(game: Game, player: str) -> tuple[tuple[object, ...] | None, int]:
+    """``player``'s remembered last turn (as side, top, colour, played, named) and the cards
+    received since."""
     seat = game.players.index(player)
-    return game.last_turn[seat], game.received_since[seat]
+    last = game.last_turn(seat)
+    return (None if last is None else tuple(last[:5])), game.received_since(seat)
 
 
 # ------------------------------------------------------------------ what a turn records
@@ -40,10 +42,10 @@ def test_draw_records_what_was_faced_and_resets_received() -> None:
     assert _memory(game, "ann") == ((Side.LIGHT, top, Color.RED, DREW, None), 0)
 
 
-def _drew_red_seven(rules: RuleSet = CLASSIC) -> tuple[Game, LastTurn]:
+def _drew_red_seven(rules: RuleSet = CLASSIC) -> tuple[Game, tuple[object, ...]]:
     """STUCK after ann drew a playable red 7 on the red 5, and the draw record expected."""
     game = setup(STUCK, "R5", rules=rules, draw="R7")
-    drew: LastTurn = (Side.LIGHT, game.discard[-1], Color.RED, DREW, None)
+    drew: tuple[object, ...] = (Side.LIGHT, game.discard[-1], Color.RED, DREW, None)
     game.apply("ann", DRAW)
     return game, drew
 
@@ -137,8 +139,8 @@ def test_new_round_forgets_every_turn() -> None:
     play(game, "ann", "R3")
     assert game.phase is Phase.ROUND_OVER
     game.start_next_round()
-    assert game.last_turn == [None, None, None]
-    assert game.received_since == [0, 0, 0]
+    assert game.turn_log == [[], [], []]
+    assert game.received == [0, 0, 0]
 
 
 SEVEN_O = RuleSet(variant="classic", seven_o=True)
@@ -162,12 +164,12 @@ def test_hands_changing_owner_forgets_every_turn(
     game.apply("ben", DRAW)
     game.apply("cid", DRAW)
     game.apply("cid", PASS)
-    assert game.last_turn[1] is not None and game.received_since[2] == 1
+    assert game.last_turn(1) is not None and game.received_since(2) == 1
     play(game, "ann", token)
     for move in then:
         game.apply("ann", move)
-    assert game.last_turn == [None, None, None]
-    assert game.received_since == [0, 0, 0]
+    assert game.turn_log == [[], [], []]
+    assert game.received == [0, 0, 0]
 
 
 def test_jump_in_is_not_a_turn() -> None:
@@ -196,6 +198,51 @@ def test_removed_player_takes_only_their_own_memory() -> None:
     assert cid[1] == 1
 
 
+def test_every_turn_of_the_round_is_logged_with_its_table() -> None:
+    """The log keeps each turn in order with the smallest other hand at the time."""
+    hands = {"ann": "R3 R4 B1", "ben": "Y4 Y6 Y8", "cid": "G6 G7"}
+    game = setup(hands, "R5", rules=CLASSIC, draw="B8 B9")
+    play(game, "ann", "R3")
+    game.apply("ben", DRAW)
+    game.apply("cid", DRAW)
+    play(game, "ann", "R4")
+    log = game.turn_log[0]
+    assert [(game.face(t.played).name(), t.fewest_other) for t in log] == [
+        ("Red 3", 2),
+        ("Red 4", 3),
+    ]
+    assert [game.received_since(0, t) for t in log] == [0, 0]
+    (ben_drew,) = game.turn_log[1]
+    assert (ben_drew.played, ben_drew.fewest_other, game.received_since(1, ben_drew)) == (
+        DREW,
+        2,
+        0,
+    )
+
+
+def test_received_since_counts_from_each_logged_turn() -> None:
+    """Cards received after an older turn count for it and for none made after them."""
+    hands = {"ben": "R+2 R3 R6 R7", "ann": "B1 G2", "cid": "B3 B4"}
+    game = setup(hands, "R5", rules=CLASSIC, draw="Y7 Y8 Y9 G8 G9 B8 B9")
+    play(game, "ben", "R3")
+    game.apply("ann", DRAW)  # no red, no 3: one card, and the turn passes
+    game.apply("cid", DRAW)
+    play(game, "ben", "R+2")  # ann receives two
+    (drew,) = game.turn_log[1]
+    assert drew.played == DREW
+    assert game.received_since(1, drew) == game.received_since(1) == 2
+    game.apply("cid", DRAW)  # ann was skipped
+    play(game, "ben", "R6")
+    game.apply("ann", DRAW)
+    first, second = game.turn_log[1]
+    assert (game.received_since(1, first), game.received_since(1, second)) == (3, 0)
+    view = game.view_for("ben")
+    (ann,) = [o for o in view.opponents if o.player == "ann"]
+    assert [t.played for t in ann.turns] == [None, None]
+    assert [t.received_since for t in ann.turns] == [3, 0]
+    assert (ann.last_played, ann.received_since) == (None, 0)
+
+
 # ------------------------------------------------------------------ snapshots
 
 
@@ -215,22 +262,40 @@ def test_json_round_trip_keeps_the_memory() -> None:
     """model_dump_json and model_validate_json carry every record and count."""
     game = _remembering()
     copy = Game.model_validate_json(game.model_dump_json())
-    assert copy.last_turn == game.last_turn
-    assert copy.received_since == [0, 0, 1, 0]
-    named = copy.last_turn[0]
-    assert named is not None and named[4] is Color.GREEN and copy.last_turn[3] is None
+    assert copy.turn_log == game.turn_log
+    assert [copy.received_since(seat) for seat in range(4)] == [0, 0, 1, 0]
+    named = copy.last_turn(0)
+    assert named is not None and named.named is Color.GREEN and copy.last_turn(3) is None
 
 
 def test_snapshot_without_memory_loads_with_nothing_remembered() -> None:
     """A snapshot from before the memory existed loads with no turns remembered."""
     data = _remembering().to_dict()
-    del data["last_turn"], data["received_since"]
+    del data["turn_log"], data["received"]
     game = Game.from_dict(data)
-    assert game.last_turn == [None] * 4
-    assert game.received_since == [0] * 4
+    assert game.turn_log == [[]] * 4
+    assert game.received == [0] * 4
 
 
-@pytest.mark.parametrize("key", ["last_turn", "received_since"])
+def test_snapshot_with_the_first_form_of_the_memory_keeps_each_latest_turn() -> None:
+    """Live games saved when only the latest turn was kept load it, its table unknown (0)."""
+    game = _remembering()
+    data = game.to_dict()
+    del data["turn_log"], data["received"]
+    data["last_turn"] = [
+        None if t is None else [int(t.side), t.top, t.color, t.played, t.named]
+        for t in map(game.last_turn, range(4))
+    ]
+    data["received_since"] = [game.received_since(seat) for seat in range(4)]
+    loaded = Game.from_dict(data)
+    assert [loaded.last_turn(s) for s in range(4)] == [
+        None if t is None else t._replace(fewest_other=0, received_at=0)
+        for t in map(game.last_turn, range(4))
+    ]
+    assert [loaded.received_since(s) for s in range(4)] == [0, 0, 1, 0]
+
+
+@pytest.mark.parametrize("key", ["turn_log", "received"])
 def test_snapshot_with_memory_of_the_wrong_length_is_rejected(key: str) -> None:
     """A memory list that does not have one entry per player is refused."""
     data = _remembering().to_dict()
@@ -242,7 +307,7 @@ def test_snapshot_with_memory_of_the_wrong_length_is_rejected(key: str) -> None:
 def test_snapshot_with_only_one_memory_list_is_rejected() -> None:
     """Turns without their received counts (or the reverse) cannot be lined up and are refused."""
     data = _remembering().to_dict()
-    del data["received_since"]
+    del data["received"]
     with pytest.raises(ValueError, match="seats do not match"):
         Game.from_dict(data)
 
