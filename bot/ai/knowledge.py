@@ -8,8 +8,9 @@ candidates per card. In classic only the deck's composition is known.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache, partial
 
 from bot.engine.cards import Card, Color, Face, Kind, Side
 from bot.engine.decks import classic_deck, flip_deck
@@ -24,6 +25,7 @@ ACTION_WEIGHT = NormalStrategy.action_weight
 SAME_COLOR_BONUS = NormalStrategy.same_color_bonus
 # Plays from smaller hands are not read: near the end of a round normal plays differently.
 READ_FROM_CARDS = 4
+HandTest = Callable[[Sequence[Face]], bool]
 
 # Specials that only exist in one classic edition betray it when seen.
 EDITION_MARKERS: dict[Kind, Edition] = {
@@ -83,59 +85,94 @@ def playable_on(face: Face, top: Face, color: Color | None) -> bool:
     return face.kind is not Kind.NUMBER or face.number == top.number
 
 
-def excluded_faces(opponent: OpponentView) -> Callable[[Face], bool] | None:
-    """Faces ``opponent``'s older cards cannot be, judging by their last turn (or None).
+@dataclass(frozen=True)
+class Bar:
+    """Faces none of an opponent's ``cards`` oldest cards can be."""
 
-    The normal player never draws holding a playable card, so after a draw every older card was
-    unplayable on what they faced; only the ``received_since`` cards after are unknown. (A wild
-    says less: near the end of a round the normal player spends wilds freely.)
+    cards: int
+    rules_out: Callable[[Face], bool]
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """What an opponent's turns this round say about the cards they hold now, oldest first.
+
+    A bar is certain for a normal player; a test is only likely (it reads a play made the
+    normal way from cards counted since, not from the whole hand held then) and is checked
+    on a whole guess at their older cards.
     """
-    top = opponent.last_top
-    if top is None:
-        return None
-    color = opponent.last_color
-    played = opponent.last_played
-    if played is None:
-        return lambda face: playable_on(face, top, color)
-    return None
+
+    bars: tuple[Bar, ...]
+    tests: tuple[tuple[int, HandTest], ...]
+
+    @property
+    def covered(self) -> int:
+        """How many of their oldest cards anything is known about."""
+        return max([b.cards for b in self.bars] + [cards for cards, _ in self.tests])
+
+    def first_slot(self, face: Face) -> int:
+        """The oldest of their cards (0: the oldest) that ``face`` may be."""
+        return max((b.cards for b in self.bars if b.rules_out(face)), default=0)
+
+    def misses(self, oldest: Sequence[Face]) -> int:
+        """How many tests a guess at their oldest cards fails."""
+        return sum(not test(oldest[:cards]) for cards, test in self.tests)
 
 
-def hand_fits(opponent: OpponentView, variant: Variant) -> Callable[[list[Face]], bool] | None:
-    """A test that older cards fit ``opponent``'s last play made the normal way (or None).
+def read_hand(opponent: OpponentView, variant: Variant) -> HandReading | None:
+    """Read every turn ``opponent`` took this round as a normal player's (None: nothing known).
 
-    A wild's colour is the one they held most of; a coloured card was the best-scoring play
-    (highest points, a little more for a colour they held more of). Near the end of a round the
-    normal player plays differently, so small hands are not tested.
+    A normal player never draws holding a playable card, so after a draw every card held then
+    was unplayable on what they faced; mid-round they play a wild only when no coloured card
+    fits, name the colour they hold most, and otherwise play their best-scoring card. Cards
+    received since a turn are unknown to it: a turn covers the ``card_count -
+    received_since`` oldest cards, since cards received are added behind the others.
     """
-    top, played = opponent.last_top, opponent.last_played
-    old = old_card_count(opponent)
-    if top is None or played is None or old < READ_FROM_CARDS:
+    bars: list[Bar] = []
+    tests: list[tuple[int, HandTest]] = []
+    for turn in opponent.turns:
+        old = opponent.card_count - turn.received_since
+        if old <= 0:
+            continue
+        top, color, played = turn.top, turn.color, turn.played
+        if played is None:
+            bars.append(Bar(old, partial(playable_on, top=top, color=color)))
+            continue
+        # A hand of old + 1 or more cards then: at least READ_FROM_CARDS, nobody close to out.
+        if old + 1 < READ_FROM_CARDS or turn.fewest_other <= 2:
+            continue
+        if played.color is None:
+            bars.append(Bar(old, partial(_coloured_and_playable, top=top, color=color)))
+            if turn.named is not None:
+                tests.append((old, partial(_named_most, named=turn.named)))
+        else:
+            test = partial(_best_play, played=played, top=top, color=color, variant=variant)
+            tests.append((old, test))
+    if not bars and not tests:
         return None
-    named = opponent.last_named
-    if played.color is None:
-        if named is None:
-            return None
+    return HandReading(tuple(bars), tuple(tests))
 
-        def named_most(faces: list[Face]) -> bool:
-            held = Counter(f.color for f in faces if f.color is not None)
-            return held[named] >= max(held.values(), default=0)
 
-        return named_most
-    color = opponent.last_color
-    own_color = played.color
+def _coloured_and_playable(face: Face, top: Face, color: Color | None) -> bool:
+    return face.color is not None and playable_on(face, top, color)
 
-    def best_play(faces: list[Face]) -> bool:
-        held = Counter(f.color for f in faces if f.color is not None)
-        held[own_color] += 1
-        bar = _normal_score(played, held, variant)
-        return not any(
-            f.color is not None
-            and playable_on(f, top, color)
-            and _normal_score(f, held, variant) > bar
-            for f in faces
-        )
 
-    return best_play
+def _named_most(faces: Sequence[Face], named: Color) -> bool:
+    held = Counter(f.color for f in faces if f.color is not None)
+    return held[named] >= max(held.values(), default=0)
+
+
+def _best_play(
+    faces: Sequence[Face], played: Face, top: Face, color: Color | None, variant: Variant
+) -> bool:
+    held = Counter(f.color for f in faces if f.color is not None)
+    assert played.color is not None
+    held[played.color] += 1
+    bar = _normal_score(played, held, variant)
+    return not any(
+        f.color is not None and playable_on(f, top, color) and _normal_score(f, held, variant) > bar
+        for f in faces
+    )
 
 
 def _normal_score(face: Face, held: Counter[Color], variant: Variant) -> float:
@@ -144,13 +181,6 @@ def _normal_score(face: Face, held: Counter[Color], variant: Variant) -> float:
     if face.color is None:
         return base
     return base + SAME_COLOR_BONUS * (held[face.color] - 1)
-
-
-def old_card_count(opponent: OpponentView) -> int:
-    """How many of ``opponent``'s cards they already held at their last turn (0: none seen)."""
-    if opponent.last_top is None:
-        return 0
-    return max(0, opponent.card_count - opponent.received_since)
 
 
 def candidate_fronts(view: PlayerView, back: Face) -> list[Face]:
@@ -169,23 +199,31 @@ def hand_candidates(view: PlayerView, opponent: OpponentView) -> list[list[Face]
 
 
 def prob_holds_color(view: PlayerView, opponent: OpponentView, color: Color) -> float:
-    """The probability that ``opponent`` holds at least one card of ``color`` right now."""
-    excluded = excluded_faces(opponent)
-    old = old_card_count(opponent)
+    """The probability that ``opponent`` holds at least one card of ``color`` right now.
+
+    Their cards are taken one by one as independent (each from what their turns allow it to
+    be); the cards nothing is known about are drawn from the unseen ones without replacement.
+    """
+    reading = read_hand(opponent, "flip" if view.variant == "flip" else "classic")
+    covered = 0 if reading is None else min(reading.covered, opponent.card_count)
     candidates = hand_candidates(view, opponent)
     if candidates is not None:
         p_none = 1.0
         for slot, faces in enumerate(candidates):
-            if excluded is not None and slot < old:
-                faces = [f for f in faces if not excluded(f)] or faces
+            if reading is not None:
+                faces = [f for f in faces if reading.first_slot(f) <= slot] or faces
             if faces:
                 p_none *= 1 - sum(f.color is color for f in faces) / len(faces)
         return 1 - p_none
     pool = unseen_faces(view)
-    p_none = _p_none_drawn(pool, color, opponent.card_count - old)
-    if excluded is not None and old:
-        allowed = Counter({f: n for f, n in pool.items() if not excluded(f)})
-        p_none *= _p_none_drawn(allowed, color, old)
+    p_none = _p_none_drawn(pool, color, opponent.card_count - covered)
+    if reading is not None:
+        first = {face: reading.first_slot(face) for face in pool}
+        for slot in range(covered):
+            allowed = [(f, n) for f, n in pool.items() if first[f] <= slot]
+            total = sum(n for _, n in allowed)
+            if total:
+                p_none *= 1 - sum(n for f, n in allowed if f.color is color) / total
     return 1 - p_none
 
 

@@ -34,7 +34,7 @@ from bot.engine.rules import RuleSet
 from bot.engine.scoring import face_points
 from bot.engine.view import PlayerView
 
-from .knowledge import edition_of, excluded_faces, hand_fits, old_card_count, other_side
+from .knowledge import HandReading, edition_of, other_side, read_hand
 from .normal import NormalStrategy
 from .table import HITS_NEXT, seat_order
 
@@ -55,9 +55,13 @@ CHALLENGE_FROM_CARDS = _NORMAL.challenge_from_cards
 EVAL_SHARPNESS = 1.0
 # Pruning starts once every candidate has had this many rollouts.
 PRUNE_AFTER = 4
-# Deals of a blind hand tried until one fits the player's last play (else the last one is kept).
+# Guesses at a blind hand's older cards tried until one is accepted (else the best is kept).
 FIT_TRIES = 12
-HandTest = Callable[[list[Face]], bool]
+# A guess failing one test of the player's plays is still accepted with this probability
+# (true hands of normal players fail a test about 2% of the time, random hands about 30%).
+MISS_ACCEPTANCE = 0.1
+# Random picks tried for a card before listing every card that may fill its place.
+PICK_TRIES = 8
 # A determinization can be dealt for these phases; others are decided without rollouts.
 SAMPLED_PHASES = frozenset({Phase.PLAY, Phase.DRAWN, Phase.CHOOSE_COLOR})
 
@@ -135,27 +139,41 @@ class Sampler:
             if self.pile_top is not None:
                 self.pile_top = [c for c in self.pile_top if c not in pinned]
         self.hand_slots: list[tuple[int, list[list[int]] | int]] = []
-        # Per opponent dealt blind: what their last turn says about the cards they held then.
-        self.inferred: dict[int, tuple[Callable[[Face], bool] | None, HandTest | None, int]] = {}
+        # Per opponent dealt blind: what their turns say, and per card the oldest place in
+        # their hand it may fill.
+        self.readings: dict[int, tuple[HandReading, dict[int, int]]] = {}
+        variant = self.template.rules.variant
         for opponent in view.opponents:
             seat = self.seats.index(opponent.player)
-            excluded = excluded_faces(opponent)
-            fits = hand_fits(opponent, self.template.rules.variant)
-            old = old_card_count(opponent)
-            if (excluded is not None or fits is not None) and old:
-                self.inferred[seat] = (excluded, fits, old)
+            reading = read_hand(opponent, variant)
             if opponent.backs is None:
                 self.hand_slots.append((seat, opponent.card_count))
+                if reading is not None:
+                    self.readings[seat] = (reading, self._first_slots(reading))
                 continue
             slots = [by_back.get(b, []) for b in opponent.backs]
-            if excluded is not None:
-                # Their cards from before the draw could not have been played on it.
-                slots[:old] = [
-                    [c for c in options if not excluded(self.template.face(c, side))] or options
-                    for options in slots[:old]
+            if reading is not None:
+                # The cards they held at a turn could not have been played on what it faced.
+                slots = [
+                    [c for c in options if reading.first_slot(self.template.face(c, side)) <= i]
+                    or options
+                    for i, options in enumerate(slots)
                 ]
             self.hand_slots.append((seat, slots))
         self.me = self.seats.index(view.player)
+
+    def _first_slots(self, reading: HandReading) -> dict[int, int]:
+        """Per free card, the oldest place in the reading's hand it may fill."""
+        faces = self.template._faces[self.view.side]
+        by_face: dict[Face, int] = {}
+        first: dict[int, int] = {}
+        for card in self.free:
+            face = faces[card]
+            slot = by_face.get(face)
+            if slot is None:
+                slot = by_face[face] = reading.first_slot(face)
+            first[card] = slot
+        return first
 
     def _pin_discards(self, by_front: dict[Face, list[int]]) -> list[int] | None:
         """One physical card per discard, matching both faces seen (None: history unknown)."""
@@ -223,19 +241,11 @@ class Sampler:
             top = rest.pop()
         faces = self.template._faces[view.side]
         for seat, count in open_counts:
-            inferred = self.inferred.get(seat)
-            if inferred is None:
+            read = self.readings.get(seat)
+            if read is None:
                 missing.append((seat, count))
                 continue
-            excluded, fits, old = inferred
-            # Their older cards come from what fits their last turn (rest is shuffled already).
-            allowed = rest if excluded is None else [c for c in rest if not excluded(faces[c])]
-            pick = allowed[:old]
-            if fits is not None and len(allowed) > old:
-                for _ in range(FIT_TRIES):
-                    if fits([faces[c] for c in pick]):
-                        break
-                    pick = rng.sample(allowed, old)
+            pick = _guess_older_cards(read, min(count, read[0].covered), rest, faces, rng)
             hands[seat].extend(pick)
             chosen = set(pick)
             rest = [c for c in rest if c not in chosen]
@@ -278,6 +288,52 @@ class Sampler:
             game.phase = Phase.DRAWN
             game.drawn_card = view.drawn_card
         return game
+
+
+def _guess_older_cards(
+    read: tuple[HandReading, dict[int, int]],
+    count: int,
+    rest: list[int],
+    faces: Sequence[Face],
+    rng: random.Random,
+) -> list[int]:
+    """A blind opponent's ``count`` oldest cards, oldest first, drawn from ``rest``.
+
+    Each card is drawn from those its turns allow in its place; a guess that fails tests of
+    their plays is accepted only now and then, so deals lean to hands that play as they did.
+    """
+    reading, first = read
+    best: list[int] = []
+    fewest = len(reading.tests) + 1
+    for _ in range(FIT_TRIES):
+        guess: list[int] = []
+        taken: set[int] = set()
+        for slot in range(count):
+            card = _pick(rest, first, slot, taken, rng)
+            if card is None:
+                break
+            guess.append(card)
+            taken.add(card)
+        misses = reading.misses([faces[c] for c in guess]) if reading.tests else 0
+        if misses == 0 or rng.random() < MISS_ACCEPTANCE**misses:
+            return guess
+        if misses < fewest:
+            best, fewest = guess, misses
+    return best
+
+
+def _pick(
+    rest: list[int], first: dict[int, int], slot: int, taken: set[int], rng: random.Random
+) -> int | None:
+    """A random card of ``rest`` that may fill ``slot`` and is not taken (None: there is none)."""
+    if not rest:
+        return None
+    for _ in range(PICK_TRIES):
+        card = rest[rng.randrange(len(rest))]
+        if first[card] <= slot and card not in taken:
+            return card
+    allowed = [c for c in rest if first[c] <= slot and c not in taken]
+    return rng.choice(allowed) if allowed else None
 
 
 def _clone(template: Game, seed: int) -> Game:
