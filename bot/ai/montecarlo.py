@@ -303,10 +303,9 @@ def _guess_older_cards(
     their plays is accepted only now and then, so deals lean to hands that play as they did.
     """
     reading, first = read
-    best: list[int] = []
-    fewest = len(reading.tests) + 1
+    guess: list[int] = []
     for _ in range(FIT_TRIES):
-        guess: list[int] = []
+        guess = []
         taken: set[int] = set()
         for slot in range(count):
             card = _pick(rest, first, slot, taken, rng)
@@ -314,12 +313,13 @@ def _guess_older_cards(
                 break
             guess.append(card)
             taken.add(card)
-        misses = reading.misses([faces[c] for c in guess]) if reading.tests else 0
-        if misses == 0 or rng.random() < MISS_ACCEPTANCE**misses:
+        oldest = [faces[c] for c in guess]
+        # Each failed test is survived with MISS_ACCEPTANCE: stop at the first one not survived.
+        if all(
+            test(oldest[:cards]) or rng.random() < MISS_ACCEPTANCE for cards, test in reading.tests
+        ):
             return guess
-        if misses < fewest:
-            best, fewest = guess, misses
-    return best
+    return guess
 
 
 def _pick(
@@ -516,12 +516,14 @@ def rollout_value(
     """Play the round out with the policy; 1 for a win, plus ``point_value`` per point won and
     minus it per point left in our hand. With ``depth``, stop after that many moves and score
     the position by ``position_value`` instead."""
-    for _ in range(MAX_ROLLOUT_MOVES if depth is None else depth):
+    limit = MAX_ROLLOUT_MOVES if depth is None else depth
+    for _ in range(limit):
         if game.phase in TERMINAL_PHASES:
             break
         current = game.players[game.current]
         game.apply(current, policy_move(game, current))
-    else:
+    # (A round ended by the very last move counts as ended, not as a position.)
+    if game.phase not in TERMINAL_PHASES:
         if depth is not None:
             return position_value(game, player, point_value, sharpness)
         return -game.hand_points(player) * point_value
@@ -577,8 +579,7 @@ def run_rollouts(
     candidate, the heuristic's choice, always does), so the budget goes where it decides
     something. The loop stops at ``max_rollouts`` in total or when one more round of rollouts
     (timed from the slowest so far) would pass ``deadline`` on ``clock``; with neither it would
-    never stop, so callers pass one. ``depth`` and ``sharpness`` cut rollouts short (see
-    ``rollout_value``).
+    never stop, so callers pass one. ``depth`` and ``sharpness`` are as in ``rollout_value``.
     """
     sampler = Sampler(view)
     values: list[list[float]] = [[] for _ in candidates]

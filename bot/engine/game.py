@@ -804,7 +804,9 @@ class Game:
         self.received = [0] * len(self.players)
 
     def _record(self, seat: int, played: int) -> TurnRecord:
-        fewest = min((len(h) for s, h in enumerate(self.hands) if s != seat), default=0)
+        counts = list(map(len, self.hands))
+        counts[seat] = len(self.deck)  # not their own: no hand is that big
+        fewest = min(counts)
         top = self.discard[-1]
         return TurnRecord(self.side, top, self.color, played, None, fewest, self.received[seat])
 

@@ -21,7 +21,7 @@ from bot.ai.montecarlo import (
     run_rollouts,
 )
 from bot.engine import Color, RuleSet, Side
-from bot.engine.game import Phase
+from bot.engine.game import TERMINAL_PHASES, Phase
 from bot.engine.moves import DRAW, ChooseColor, PlayCard
 from bot.engine.notation import setup
 from tests.ai.helpers import decisions
@@ -143,6 +143,21 @@ def test_rollout_cut_at_depth_zero_scores_the_position() -> None:
     game = setup({"me": "R1 B2 G3", "b": "G4 Y5"}, "R5", rules=RuleSet(variant="classic"))
     expected = position_value(game, "me", POINT_VALUE, EVAL_SHARPNESS)
     assert rollout_value(game, "me", depth=0) == expected
+
+
+def test_round_ended_by_the_last_move_allowed_scores_as_ended() -> None:
+    """A rollout whose depth runs out on the winning move is a win, not a position."""
+    game = setup({"me": "R1", "b": "G4 Y5 B7"}, "R5", rules=RuleSet(variant="classic"))
+    moves = 0
+    replay = fork(game, 0)
+    while replay.phase not in TERMINAL_PHASES:
+        current = replay.players[replay.current]
+        replay.apply(current, policy_move(replay, current))
+        moves += 1
+    assert replay.history[-1].winner == "me"
+    won = 1 + replay.history[-1].awarded["me"] * POINT_VALUE
+    assert rollout_value(fork(game, 0), "me", depth=moves) == pytest.approx(won)
+    assert rollout_value(fork(game, 0), "me", depth=moves - 1) < won
 
 
 def test_fork_leaves_the_deal_untouched_and_replays_identically() -> None:
