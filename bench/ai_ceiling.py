@@ -6,6 +6,7 @@ of three levels of knowledge:
 
 - ``view``: the honest determinizations the real hard player uses (its PlayerView only);
 - ``colours``: the same, then each opponent's hand re-dealt to its TRUE colour counts;
+- ``next``: the same, then the next player's hand replaced by their TRUE hand;
 - ``hands``: the TRUE hands (only the draw pile's order stays hidden).
 
 The gap between ``view`` and ``hands`` is what better inference could at most buy; nothing here
@@ -32,7 +33,7 @@ from bot.engine.rules import Variant
 
 from .ai import MAX_DECISIONS, SEATS, batches, wilson
 
-Knowledge = Literal["view", "colours", "hands"]
+Knowledge = Literal["view", "colours", "next", "hands"]
 
 
 def true_colour_deal(deal: Game, truth: Game, me: int, rng: random.Random) -> Game:
@@ -57,6 +58,22 @@ def true_colour_deal(deal: Game, truth: Game, me: int, rng: random.Random) -> Ga
         hands.append(dealt)
     deal.hands = hands
     deal.draw_pile = pool
+    return deal
+
+
+def true_next_deal(deal: Game, truth: Game, me: int) -> Game:
+    """``deal`` with the next player's TRUE hand; the cards it displaces take their places."""
+    seat = truth._next(me)
+    wanted = set(truth.hands[seat])
+    displaced = [c for c in deal.hands[seat] if c not in wanted]
+    deal.hands[seat] = list(truth.hands[seat])
+    places = [h for s, h in enumerate(deal.hands) if s not in (me, seat)]
+    places += [deal.draw_pile, deal.discard]
+    for place in places:
+        for i, card in enumerate(place):
+            # (The top card is public: it can never be one of theirs.)
+            if card in wanted and displaced and not (place is deal.discard and i == len(place) - 1):
+                place[i] = displaced.pop()
     return deal
 
 
@@ -90,6 +107,8 @@ def judged_move(
             deal = sampler.sample(random.Random(seed))
             if knowledge == "colours":
                 deal = true_colour_deal(deal, truth, me, random.Random(seed))
+            elif knowledge == "next":
+                deal = true_next_deal(deal, truth, me)
         for index, move in enumerate(candidates):
             game = fork(deal, seed)
             game.apply(player, move)
@@ -134,7 +153,7 @@ def main() -> None:
     """Print the hero's win rate with a 95% interval for one knowledge level."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", choices=["flip", "classic"], default="classic")
-    parser.add_argument("--knowledge", choices=["view", "colours", "hands"], default="view")
+    parser.add_argument("--knowledge", choices=["view", "colours", "next", "hands"], default="view")
     parser.add_argument("--rounds", type=int, default=800)
     parser.add_argument("--rollouts", type=int, default=40, help="rollouts per candidate")
     parser.add_argument("--seed", type=int, default=11)

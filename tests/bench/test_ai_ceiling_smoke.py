@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from bench.ai_ceiling import Knowledge, play_round, true_colour_deal
+from bench.ai_ceiling import Knowledge, play_round, true_colour_deal, true_next_deal
 from bot.ai.montecarlo import Sampler
 from bot.engine import Game, RuleSet
 
 
-@pytest.mark.parametrize("knowledge", ["view", "colours", "hands"])
+@pytest.mark.parametrize("knowledge", ["view", "colours", "next", "hands"])
 def test_rounds_finish_at_every_knowledge_level(knowledge: Knowledge) -> None:
     """Two classic rounds with two rollouts per candidate finish with a win or a loss."""
     results = [play_round("classic", index, 1, knowledge, 2) for index in range(2)]
@@ -32,5 +32,22 @@ def test_colour_deal_keeps_true_colour_counts_and_every_card() -> None:
         assert Counter(truth.face(c).color for c in deal.hands[seat]) == Counter(
             truth.face(c).color for c in hand
         )
+    cards = sorted([c for h in deal.hands for c in h] + deal.draw_pile + deal.discard)
+    assert cards == list(range(len(truth.deck)))
+
+
+def test_next_deal_holds_the_next_players_true_hand_and_every_card() -> None:
+    """The next player holds exactly their true hand; the top card and our hand stay put."""
+    truth = Game.new(["a", "b", "c", "d"], RuleSet(variant="classic"), seed=6)
+    player = truth.current_player
+    assert player is not None
+    me = truth.seat_of(player)
+    sampled = Sampler(truth.view_for(player)).sample(random.Random(3))
+    top = sampled.discard[-1]
+    deal = true_next_deal(sampled, truth, me)
+    nxt = truth._next(me)
+    assert deal.hands[nxt] == truth.hands[nxt]
+    assert deal.hands[me] == truth.hands[me]
+    assert deal.discard[-1] == top
     cards = sorted([c for h in deal.hands for c in h] + deal.draw_pile + deal.discard)
     assert cards == list(range(len(truth.deck)))
