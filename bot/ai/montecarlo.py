@@ -2,11 +2,11 @@
 
 A determinization deals the cards we cannot see at random, consistent with everything the view
 shows (own hand, counts, the discard pile as played, in Flip every visible back and the draw
-pile's back, and what each opponent's last turn says about the cards they held), then plays on
-with a fast copy of the ``normal`` player's heuristics for every seat: the opponents the hard
-player meets most are exactly such players. Rollouts may stop after a number of moves and score
-the position from the card counts (``position_value``): less noise per rollout, and more of them
-in the budget. Nothing here reads the real game.
+pile's back, and what each opponent's turns this round say about the cards they hold), then
+plays on with a fast copy of the ``normal`` player's heuristics for every seat: the opponents
+the hard player meets most are exactly such players. Rollouts may stop after a number of moves
+and score the position from the card counts (``position_value``): less noise per rollout, and
+more of them in the budget. Nothing here reads the real game.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ CHALLENGE_FROM_CARDS = _NORMAL.challenge_from_cards
 EVAL_SHARPNESS = 1.0
 # Pruning starts once every candidate has had this many rollouts.
 PRUNE_AFTER = 4
-# Guesses at a blind hand's older cards tried until one is accepted (else the best is kept).
+# Guesses at a blind hand's older cards tried until one is accepted (else the last is kept).
 FIT_TRIES = 12
 # A guess failing one test of the player's plays is still accepted with this probability
 # (true hands of normal players fail a test about 2% of the time, random hands about 30%).
