@@ -108,6 +108,8 @@ class Sampler:
             rules = RuleSet(variant="classic", edition=edition_of(view), target=100_000)
         # House rules are not in the view: rollouts use the official rules.
         self.template = Game(list(self.seats), rules, 0)
+        # The rollout policy never reads the round memory: not keeping it saves time per move.
+        self.template.remember_turns = False
         deck_size = len(self.template.deck)
         mine = {c.card for c in view.hand}
         self.free = [i for i in range(deck_size) if i not in mine]

@@ -205,6 +205,7 @@ class Game:
         "phase",
         "players",
         "received",
+        "remember_turns",
         "rng",
         "round_no",
         "rounds_won",
@@ -253,13 +254,13 @@ class Game:
         self.penalty_challengeable = False
         self.uno_declared: list[bool] = [False] * len(players)
         self.uno_exposed: int | None = None
-        # Public memory of the round: each seat's last turn, and how many cards it received
-        # since then that could be anything (a kept playable card counts; cards drawn and found
-        # unplayable in that turn do not).
         # Public round memory: every turn each seat took since the deal (or since hands last
-        # changed owner), and how many cards each seat has received in that time.
+        # changed owner), and how many cards each seat has received in that time that could be
+        # anything (a kept playable card counts; cards drawn and found unplayable do not).
         self.turn_log: list[list[TurnRecord]] = [[] for _ in players]
         self.received: list[int] = [0] * len(players)
+        # Simulations that never read the memory (the AI's rollouts) switch it off for speed.
+        self.remember_turns = True
         tables = _deck_tables(self.deck, rules.variant)
         self._faces = tables.faces
         self._play_moves = tables.play_moves
@@ -553,7 +554,7 @@ class Game:
         self.penalty_challengeable = False
 
     def _play(self, seat: int, card: int, out: list[ev.Event]) -> None:
-        if self.phase is _PLAY and seat == self.current:
+        if self.remember_turns and self.phase is _PLAY and seat == self.current:
             # (A drawn card played keeps the draw as the turn's record; stacks are not turns.)
             self.turn_log[seat].append(self._record(seat, card))
         hand = self.hands[seat]
@@ -744,9 +745,11 @@ class Game:
             if not until_playable or card in playable:
                 break
         self._give(seat, drawn, "drew", out)
-        faced = self._record(seat, DREW)
         log = self.turn_log[seat]
-        log.append(faced)
+        faced = None
+        if self.remember_turns:
+            faced = self._record(seat, DREW)
+            log.append(faced)
         if not drawn:
             out.append(ev.DrawStopped(self.players[seat]))
         last = drawn[-1] if drawn else None
@@ -754,7 +757,7 @@ class Game:
             if self.rules.forced_play:
                 self._play(seat, last, out)
                 # The turn was a draw; the forced play must not pass for a choice of card.
-                if log and log[-1] is not faced:
+                if faced is not None and log and log[-1] is not faced:
                     log.pop()
             else:
                 self.phase = _DRAWN

@@ -188,3 +188,13 @@ def test_sampled_discard_pile_is_the_one_everyone_saw(variant: str) -> None:
             assert tuple(sample.face(c, back) for c in sample.discard) == view.discard_backs
         checked += 1
     assert checked > 30
+
+
+def test_rollouts_do_not_keep_the_round_memory() -> None:
+    """Determinizations play on without recording turns (the policy never reads them)."""
+    for _, view, _, _ in decisions(RuleSet(variant="classic"), 5, [NormalStrategy()] * 4, 30):
+        if view.phase != Phase.PLAY:
+            continue
+        deal = Sampler(view).sample(random.Random(2))
+        rollout_value(deal, view.player, depth=12)
+        assert deal.turn_log == [[] for _ in deal.players]

@@ -372,3 +372,19 @@ def test_view_hides_turns_made_before_a_flip() -> None:
     for opponent in game.view_for("cid").opponents:
         assert (opponent.last_top, opponent.last_color, opponent.last_played) == (None,) * 3
         assert (opponent.last_named, opponent.received_since) == (None, 0)
+
+
+def test_memory_switched_off_records_nothing_and_plays_the_same() -> None:
+    """A simulation without the memory makes the same moves and remembers no turn."""
+    hands = {"ann": "R3 R4 B1", "ben": "Y4 Y6 Y8", "cid": "G6 G7"}
+    remembering = setup(hands, "R5", rules=CLASSIC, draw="B8 B9")
+    forgetting = setup(hands, "R5", rules=CLASSIC, draw="B8 B9")
+    forgetting.remember_turns = False
+    for game in (remembering, forgetting):
+        play(game, "ann", "R3")
+        game.apply("ben", DRAW)
+        game.apply("cid", DRAW)
+        play(game, "ann", "R4")
+    assert forgetting.hands == remembering.hands
+    assert forgetting.turn_log == [[], [], []]
+    assert remembering.turn_log[0]
