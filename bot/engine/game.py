@@ -800,9 +800,9 @@ class Game:
         # A new hand needs a new UNO call; nobody received theirs by playing down to one.
         self.uno_declared = [False] * len(self.players)
         self.uno_exposed = None
-        self._forget_draws()
+        self._forget_turns()
 
-    def _forget_draws(self) -> None:
+    def _forget_turns(self) -> None:
         self.turn_log = [[] for _ in self.players]
         self.received = [0] * len(self.players)
 
@@ -907,7 +907,7 @@ class Game:
         self._reset_penalty()
         self.uno_declared = [False] * count
         self.uno_exposed = None
-        self._forget_draws()
+        self._forget_turns()
         self._legal_cache = None
         reshuffled = 0
         light = self._faces[Side.LIGHT]

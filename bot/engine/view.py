@@ -45,16 +45,34 @@ class OpponentView:
     backs: tuple[Face, ...] | None
     called_uno: bool
     score: int
-    # Their last turn this round if it was on the side now in play (else all None): the top
-    # card and colour they faced, the card they played (None: they drew instead), the colour
-    # they named for it, and how many unknown cards they have received since.
-    last_top: Face | None = None
-    last_color: Color | None = None
-    last_played: Face | None = None
-    last_named: Color | None = None
-    received_since: int = 0
     # Every turn they took this round on the side now in play, oldest first.
     turns: tuple[TurnSeen, ...] = ()
+
+    # Their latest turn shown (see ``turns``), field by field; None (0) without one.
+    @property
+    def last_top(self) -> Face | None:
+        """The top card they faced at their latest turn shown."""
+        return self.turns[-1].top if self.turns else None
+
+    @property
+    def last_color(self) -> Color | None:
+        """The colour in play at their latest turn shown."""
+        return self.turns[-1].color if self.turns else None
+
+    @property
+    def last_played(self) -> Face | None:
+        """The card they played at their latest turn shown (None: they drew, or no turn)."""
+        return self.turns[-1].played if self.turns else None
+
+    @property
+    def last_named(self) -> Color | None:
+        """The colour they named at their latest turn shown."""
+        return self.turns[-1].named if self.turns else None
+
+    @property
+    def received_since(self) -> int:
+        """Unknown cards they received since their latest turn shown (0 without one)."""
+        return self.turns[-1].received_since if self.turns else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +133,7 @@ def build_view(game: Game, player: str | None) -> PlayerView:
             tuple(game.face(c, back_side) for c in game.hands[s]) if flip else None,
             game.uno_declared[s],
             game.scores[other],
-            *_last_turn(game, s),
+            turns=_turns_seen(game, s),
         )
         for s, other in enumerate(game.players)
         if s != seat
@@ -155,11 +173,9 @@ def build_view(game: Game, player: str | None) -> PlayerView:
     )
 
 
-def _last_turn(
-    game: Game, seat: int
-) -> tuple[Face | None, Color | None, Face | None, Color | None, int, tuple[TurnSeen, ...]]:
+def _turns_seen(game: Game, seat: int) -> tuple[TurnSeen, ...]:
     """``seat``'s turns as the view shows them (only those on the side in play)."""
-    turns = tuple(
+    return tuple(
         TurnSeen(
             game.face(t.top),
             t.color,
@@ -171,8 +187,3 @@ def _last_turn(
         for t in game.turn_log[seat]
         if t.side is game.side
     )
-    last = game.last_turn(seat)
-    if last is None or last.side is not game.side:
-        return None, None, None, None, 0, turns
-    seen = turns[-1]
-    return seen.top, seen.color, seen.played, seen.named, seen.received_since, turns
