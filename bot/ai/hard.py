@@ -25,7 +25,7 @@ from bot.engine.moves import DRAW, PASS, ChooseColor, Move, PlayCard
 from bot.engine.view import HandCard, OpponentView
 
 from .knowledge import candidate_fronts, prob_holds_color
-from .montecarlo import EVAL_SHARPNESS, POINT_VALUE, can_sample, run_rollouts
+from .montecarlo import EVAL_EXPONENT, POINT_VALUE, can_sample, run_rollouts
 from .normal import NormalStrategy
 from .table import Table
 
@@ -91,7 +91,7 @@ class HardStrategy(NormalStrategy):
     # Cut rollouts after this many moves and score the position instead (None: play it out):
     # shorter rollouts are less noisy and more of them fit in the budget.
     rollout_depth: int | None = 20
-    eval_sharpness: float = EVAL_SHARPNESS
+    eval_exponent: float = EVAL_EXPONENT
     # Per-decision budget in seconds (None: no clock) and a cap on rollouts (None: no cap).
     budget_seconds: float | None = 0.05
     max_rollouts: int | None = None
@@ -120,7 +120,7 @@ class HardStrategy(NormalStrategy):
             prune_z=self.prune_z,
             point_value=self.point_value,
             depth=self.rollout_depth,
-            sharpness=self.eval_sharpness,
+            exponent=self.eval_exponent,
         )
         return candidates[result.best(0, self.switch_margin)]
 

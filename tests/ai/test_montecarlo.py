@@ -8,7 +8,7 @@ import pytest
 
 from bot.ai import NormalStrategy, Strategy
 from bot.ai.montecarlo import (
-    EVAL_SHARPNESS,
+    EVAL_EXPONENT,
     POINT_VALUE,
     PRUNE_AFTER,
     Rollouts,
@@ -26,6 +26,7 @@ from bot.engine.moves import DRAW, ChooseColor, PlayCard
 from bot.engine.notation import setup
 from tests.ai.helpers import decisions
 
+CLASSIC = RuleSet(variant="classic")
 NUMBERS = "B2|O8 B3|U8 B5|P9 B7|O3 B8|T4"
 
 
@@ -121,7 +122,7 @@ def test_pruning_stops_rolling_out_a_hopeless_candidate() -> None:
 
 def _value(game_hands: dict[str, str], player: str) -> float:
     game = setup(game_hands, "R5", rules=RuleSet(variant="classic"))
-    return position_value(game, player, POINT_VALUE, EVAL_SHARPNESS)
+    return position_value(game, player, POINT_VALUE, EVAL_EXPONENT)
 
 
 def test_position_value_prefers_the_smaller_hand() -> None:
@@ -138,10 +139,30 @@ def test_position_value_counts_points_left_against_us() -> None:
     assert nines < ones
 
 
+def test_position_value_leaves_the_bigger_hand_a_real_chance() -> None:
+    """Four cards against eight is far from decided. The power law fitted to normal rounds
+    (bench/ai_position.py) gives the eight cards about a third; exp(-cards), which predicted
+    winners worse than a quarter each, gave them under 2%."""
+    small = position_value(
+        setup({"me": "R1 B2 G3 Y4", "b": "R5 B6 G7 Y8 R9 B1 G2 Y3"}, "R5", rules=CLASSIC),
+        "me",
+        0.0,
+        EVAL_EXPONENT,
+    )
+    large = position_value(
+        setup({"me": "R5 B6 G7 Y8 R9 B1 G2 Y3", "b": "R1 B2 G3 Y4"}, "R5", rules=CLASSIC),
+        "me",
+        0.0,
+        EVAL_EXPONENT,
+    )
+    assert small + large == pytest.approx(1.0)
+    assert 0.25 < large < 0.4
+
+
 def test_rollout_cut_at_depth_zero_scores_the_position() -> None:
     """A rollout cut before any move is exactly the position's value."""
     game = setup({"me": "R1 B2 G3", "b": "G4 Y5"}, "R5", rules=RuleSet(variant="classic"))
-    expected = position_value(game, "me", POINT_VALUE, EVAL_SHARPNESS)
+    expected = position_value(game, "me", POINT_VALUE, EVAL_EXPONENT)
     assert rollout_value(game, "me", depth=0) == expected
 
 
