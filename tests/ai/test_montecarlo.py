@@ -26,7 +26,6 @@ from bot.engine.moves import DRAW, ChooseColor, PlayCard
 from bot.engine.notation import setup
 from tests.ai.helpers import decisions
 
-CLASSIC = RuleSet(variant="classic")
 NUMBERS = "B2|O8 B3|U8 B5|P9 B7|O3 B8|T4"
 
 
@@ -143,18 +142,13 @@ def test_position_value_leaves_the_bigger_hand_a_real_chance() -> None:
     """Four cards against eight is far from decided. The power law fitted to normal rounds
     (bench/ai_position.py) gives the eight cards about a third; exp(-cards), which predicted
     winners worse than a quarter each, gave them under 2%."""
-    small = position_value(
-        setup({"me": "R1 B2 G3 Y4", "b": "R5 B6 G7 Y8 R9 B1 G2 Y3"}, "R5", rules=CLASSIC),
-        "me",
-        0.0,
-        EVAL_EXPONENT,
-    )
-    large = position_value(
-        setup({"me": "R5 B6 G7 Y8 R9 B1 G2 Y3", "b": "R1 B2 G3 Y4"}, "R5", rules=CLASSIC),
-        "me",
-        0.0,
-        EVAL_EXPONENT,
-    )
+    four, eight = "R1 B2 G3 Y4", "R5 B6 G7 Y8 R9 B1 G2 Y3"
+
+    def chance(mine: str, theirs: str) -> float:
+        game = setup({"me": mine, "b": theirs}, "R5", rules=RuleSet(variant="classic"))
+        return position_value(game, "me", 0.0, EVAL_EXPONENT)
+
+    small, large = chance(four, eight), chance(eight, four)
     assert small + large == pytest.approx(1.0)
     assert 0.25 < large < 0.4
 
