@@ -52,7 +52,7 @@ SAME_COLOR_BONUS = _NORMAL.same_color_bonus
 KEEP_DRAWN_WILD_FROM = _NORMAL.keep_drawn_wild_from
 CHALLENGE_FROM_CARDS = _NORMAL.challenge_from_cards
 # A player's chance to go out first is taken as proportional to cards ** -EVAL_EXPONENT (see
-# position_value): fitted to 100,000 positions of normal-vs-normal rounds, in both variants.
+# position_value): the best fit to normal-vs-normal rounds in both variants (bench/ai_position.py).
 EVAL_EXPONENT = 1.1
 # Pruning starts once every candidate has had this many rollouts.
 PRUNE_AFTER = 4
