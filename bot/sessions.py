@@ -193,6 +193,23 @@ class GameSession:
         self.add_seat(seat)
         return seat
 
+    @property
+    def ai_seats(self) -> list[Seat]:
+        """Computer players still at the table: lobby seats, or those left in the game."""
+        ais = [s for s in self.seats if s.ai]
+        if self.game is None:
+            return ais
+        return [s for s in ais if s.player_id in self.game.players]
+
+    async def remove_ai(self, seat: Seat) -> None:
+        """Take a computer player out of the lobby, or out of the running game."""
+        if self.game is None:
+            self.seats.remove(seat)
+            self.touch_lobby()
+            self.request_table_update()
+        else:
+            await self.remove_player(seat.player_id, "was removed by the host")
+
     def in_game(self, user_id: int) -> bool:
         """Whether the user is still playing in the running game."""
         return self.game is not None and str(user_id) in self.game.players
@@ -342,7 +359,7 @@ class GameSession:
             if user.id != self.host_id:
                 await reply(interaction, "Only the host can add or remove computer players.")
                 return
-            ais = [s for s in self.seats if s.ai]
+            ais = self.ai_seats
             if action == "addai" and len(self.seats) >= MAX_SEATS:
                 await reply(interaction, "The table is full: 10 players at most.")
                 return

@@ -1,4 +1,4 @@
-"""/uno commands: start a lobby (Flip or classic), reopen your hand, status, leave, kick, end."""
+"""/uno commands: open a lobby, hand, status, rules, leave, kick, remove-ai, end."""
 
 from __future__ import annotations
 
@@ -248,6 +248,46 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             return
         async with session.lock:
             await self._remove(session, interaction, player.id, "was removed by the host")
+
+    @app_commands.command(
+        name="remove-ai", description="Host: take a computer player out of the lobby or game"
+    )
+    @app_commands.describe(name="The computer player (default: the one added last)")
+    async def remove_ai(self, interaction: Interaction, name: str | None = None) -> None:
+        """Remove a computer player (host only); in a game its cards go back into the pile."""
+        session = self._session(interaction)
+        if session is None:
+            await reply(interaction, "No game is open in this channel.")
+            return
+        if interaction.user.id != session.host_id:
+            await reply(interaction, "Only the host can remove computer players.")
+            return
+        async with session.lock:
+            seats = session.ai_seats
+            if name is not None:
+                wanted = name.strip().casefold()
+                seats = [s for s in seats if s.player_id == wanted or wanted in s.name.casefold()]
+            if not seats:
+                missing = "There is no computer player" if name is None else f"No {name!r}"
+                await reply(interaction, f"{missing} at this table.")
+                return
+            seat = seats[-1]
+            await session.remove_ai(seat)
+        await reply(interaction, f"{seat.name} was removed.")
+
+    @remove_ai.autocomplete("name")
+    async def _computer_players(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        session = self._session(interaction)
+        if session is None:
+            return []
+        typed = current.casefold()
+        return [
+            app_commands.Choice(name=seat.name, value=seat.player_id)
+            for seat in session.ai_seats
+            if typed in seat.name.casefold()
+        ][:25]
 
     async def _remove(
         self, session: GameSession, interaction: Interaction, user_id: int, reason: str

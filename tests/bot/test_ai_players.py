@@ -111,3 +111,43 @@ async def test_timeout_takeover_plays_a_card_instead_of_drawing(world: World) ->
     await world.env.advance_time(61)
     assert len(table.game.hands[0]) == 2
     assert table.game.phase not in TERMINAL
+
+
+async def test_remove_ai_mid_game_stops_its_pending_turn(world: World) -> None:
+    """/uno remove-ai takes a computer player out while its turn is pending: it never moves."""
+    world.bot.settings.ai_delay = 10.0
+    table = Table(world, 1)
+    await table.open("uno classic start", ai=2)
+    await table.players[0].click(table.public, label="Start")
+    rig(table, ["R1 R2 R3", "R4 G2 G3", "R5 Y2 Y3"], top="R9", current=0)
+    human, removed, staying = table.game.players
+    hand = await table.hand(human)
+    await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    assert table.game.current_player == removed
+    choices = await world.members[0].autocomplete(world.channel, "uno remove-ai", "name", "ann")
+    assert [c["value"] for c in choices] == [removed]
+    result = await table.players[0].slash(world.channel, "uno remove-ai", name=removed)
+    assert result.ephemeral and "AI Anna (normal) was removed" in result.response.content
+    assert table.game.players == [human, staying]
+    assert table.game.current_player == staying
+    await world.env.advance_time(11)
+    # Only the remaining computer player moved (its Red 5), once; then it is the human's turn.
+    assert table.game.top_face().name() == "Red 5"
+    assert table.game.current_player == human and table.game.phase not in TERMINAL
+    assert "AI Anna (normal) was removed by the host" in embed_text(table.public)
+
+
+async def test_remove_ai_is_for_the_host_and_needs_a_computer_player(world: World) -> None:
+    """Others are refused, an unknown name changes nothing, and the lobby loses the AI."""
+    table = Table(world, 2)
+    await table.open("uno flip start", ai=1)
+    refused = await world.members[1].slash(world.channel, "uno remove-ai")
+    assert "Only the host" in refused.response.content
+    unknown = await world.members[0].slash(world.channel, "uno remove-ai", name="Zed")
+    assert unknown.ephemeral and "No 'Zed' at this table" in unknown.response.content
+    assert "AI Anna (normal)" in embed_text(table.public)
+    await world.members[0].slash(world.channel, "uno remove-ai")
+    await world.env.settle()
+    assert "AI Anna" not in embed_text(table.public)
+    none_left = await world.members[0].slash(world.channel, "uno remove-ai")
+    assert "There is no computer player at this table" in none_left.response.content
