@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from bot.client import UnoBot
+from bot.config import Settings
 from bot.engine import Phase
 
 from .conftest import World
@@ -151,3 +153,28 @@ async def test_remove_ai_is_for_the_host_and_needs_a_computer_player(world: Worl
     assert "AI Anna" not in embed_text(table.public)
     none_left = await world.members[0].slash(world.channel, "uno remove-ai")
     assert "There is no computer player at this table" in none_left.response.content
+
+
+async def test_a_computer_players_turn_resumes_after_a_restart(
+    world: World, settings: Settings
+) -> None:
+    """A restart while a hard computer player waits out its delay: it is still hard, and moves."""
+    world.bot.settings.ai_delay = 10.0
+    table = Table(world, 1)
+    await table.open("uno classic start", ai=1, ai_difficulty="hard")
+    await table.players[0].click(table.public, label="Start")
+    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
+    human, computer = table.game.players
+    hand = await table.hand(human)
+    await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    assert table.game.current_player == computer
+
+    settings.ai_delay = 10.0
+    await world.env.restart_bot(UnoBot(settings, shard_count=1))
+    table.forget_session()
+    assert table.session.ai_seats[0].name == "AI Anna (hard)"
+    await world.env.advance_time(9)
+    assert table.game.current_player == computer
+    await world.env.advance_time(2)
+    assert table.game.top_face().name() == "Red 4"
+    assert table.game.current_player == human
