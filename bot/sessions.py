@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.ai import Difficulty, Strategy, strategy_for, wants_to_catch
-from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Phase, RuleSet
+from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Move, Phase, PlayerView, RuleSet
 from bot.engine import events as ev
 from bot.ui import render
 from bot.ui.text import card_text, faces_text, narrate
@@ -578,16 +578,26 @@ class GameSession:
         difficulty: Difficulty = seat.ai if seat is not None and seat.ai else "normal"
         return strategy_for(difficulty, self.manager.settings.ai_catch_rate)
 
-    def _play_for(self, player: str, strategy: Strategy) -> list[ev.Event]:
-        """Let ``strategy`` make ``player``'s decision (UNO calls and catches come first)."""
-        assert self.game is not None
+    async def _play_for(self, player: str, strategy: Strategy) -> list[ev.Event]:
+        """Let ``strategy`` make ``player``'s decision (UNO calls and catches come first).
+
+        The strategy thinks in a worker thread on a snapshot of the view (a hard decision
+        takes up to 50 ms), so the event loop keeps answering other tables' clicks meanwhile;
+        the session lock, held by the caller, keeps this game unchanged until the move lands.
+        """
+        game = self.game
+        assert game is not None
         events: list[ev.Event] = []
         for _ in range(4):
-            move = strategy.choose_move(self.game.view_for(player), self.ai_rng)
-            events += self.game.apply(player, move)
+            move = await self._think(strategy, game.view_for(player))
+            events += game.apply(player, move)
             if not isinstance(move, CallUno | Catch):
                 break
         return events
+
+    async def _think(self, strategy: Strategy, view: PlayerView) -> Move:
+        """The strategy's move for ``view``, worked out in a worker thread."""
+        return await asyncio.to_thread(strategy.choose_move, view, self.ai_rng)
 
     async def _ai_turn(self, serial: int) -> None:
         delay = self.manager.settings.ai_delay
@@ -598,7 +608,7 @@ class GameSession:
             if game is None or player is None:
                 return
             try:
-                events = self._play_for(player, self._strategy(player))
+                events = await self._play_for(player, self._strategy(player))
             except (IllegalMove, ValueError):
                 # A strategy bug must never stall the table: fall back to the timeout move.
                 log.exception("session %s: computer player %s failed", self.id, player)
@@ -646,7 +656,7 @@ class GameSession:
             if game is None or player is None:
                 return
             if self.ai_takeover:
-                events = self._play_for(player, strategy_for("normal", 0.0))
+                events = await self._play_for(player, strategy_for("normal", 0.0))
             else:
                 events = game.auto_play(player)
             count = self.timeouts_in_row.get(player, 0) + 1

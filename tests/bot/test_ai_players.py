@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+import threading
+from typing import Any
 
 import pytest
 
+from bot.ai import Strategy
 from bot.client import UnoBot
 from bot.config import Settings
-from bot.engine import Phase
+from bot.engine import Move, Phase, PlayerView
+from bot.sessions import GameSession
 
 from .conftest import World
 from .driver import TERMINAL, Table, buttons, embed_text, labels, rig
@@ -178,3 +182,35 @@ async def test_a_computer_players_turn_resumes_after_a_restart(
     await world.env.advance_time(2)
     assert table.game.top_face().name() == "Red 4"
     assert table.game.current_player == human
+
+
+async def test_computer_players_think_off_the_event_loop(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decision (up to 50 ms for hard) runs in a worker thread, never on the loop's thread."""
+    threads: list[threading.Thread] = []
+    choose_strategy = GameSession._strategy
+
+    class Watched:
+        def __init__(self, inner: Strategy) -> None:
+            self.inner = inner
+            self.difficulty = inner.difficulty
+
+        def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
+            threads.append(threading.current_thread())
+            return self.inner.choose_move(view, rng)
+
+    def watched(self: GameSession, player: str) -> Any:
+        return Watched(choose_strategy(self, player))
+
+    monkeypatch.setattr(GameSession, "_strategy", watched)
+    table = Table(world, 1)
+    await table.open("uno classic start", ai=1, ai_difficulty="hard")
+    await table.players[0].click(table.public, label="Start")
+    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
+    human = table.game.players[0]
+    hand = await table.hand(human)
+    await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    await world.env.settle()
+    assert table.game.top_face().name() == "Red 4"
+    assert threads and threading.main_thread() not in threads
