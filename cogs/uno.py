@@ -92,6 +92,17 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         session: GameSession | None = self.sessions.by_channel.get(interaction.channel_id)
         return session
 
+    async def _hosted_session(self, interaction: Interaction, action: str) -> GameSession | None:
+        """The channel's session if the user hosts it; else None, and the user is told why."""
+        session = self._session(interaction)
+        if session is None:
+            await reply(interaction, "No game is open in this channel.")
+        elif interaction.user.id != session.host_id:
+            await reply(interaction, f"Only the host can {action}.")
+        else:
+            return session
+        return None
+
     # ------------------------------------------------------------------ start
 
     @flip.command(name="start", description="Open an UNO Flip lobby in this channel")
@@ -236,12 +247,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     @app_commands.describe(player="The player to remove")
     async def kick(self, interaction: Interaction, player: discord.Member) -> None:
         """Remove a player (host only)."""
-        session = self._session(interaction)
+        session = await self._hosted_session(interaction, "remove players")
         if session is None:
-            await reply(interaction, "No game is open in this channel.")
-            return
-        if interaction.user.id != session.host_id:
-            await reply(interaction, "Only the host can remove players.")
             return
         if player.id == interaction.user.id:
             await reply(interaction, "Use /uno leave to leave, or /uno end to end the game.")
@@ -255,12 +262,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     @app_commands.describe(name="The computer player (default: the one added last)")
     async def remove_ai(self, interaction: Interaction, name: str | None = None) -> None:
         """Remove a computer player (host only); in a game its cards go back into the pile."""
-        session = self._session(interaction)
+        session = await self._hosted_session(interaction, "remove computer players")
         if session is None:
-            await reply(interaction, "No game is open in this channel.")
-            return
-        if interaction.user.id != session.host_id:
-            await reply(interaction, "Only the host can remove computer players.")
             return
         async with session.lock:
             seats = session.ai_seats
