@@ -46,7 +46,7 @@ class UnoBot(commands.AutoShardedBot):
         return self._store
 
     async def setup_hook(self) -> None:
-        """Open the store, restore live games, load the cogs, register old buttons, sync."""
+        """Open the store, restore games and lobbies, load the cogs, register old buttons, sync."""
         db_path = Path(self.settings.db_path)
         if str(db_path) != ":memory:":
             db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -54,8 +54,8 @@ class UnoBot(commands.AutoShardedBot):
         log.info("store open at %s", db_path)
         persistence = Persistence(self._store)
         persistence.install(self.sessions)
-        resumed = await self.sessions.restore(persistence)
-        log.info("resumed %d live games", resumed)
+        games, lobbies = await self.sessions.restore(persistence)
+        log.info("resumed %d live games and %d open lobbies", games, lobbies)
         self.add_dynamic_items(UnoButton, LeaderboardButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

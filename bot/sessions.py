@@ -13,6 +13,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,7 +26,7 @@ from bot.ui.text import card_text, faces_text, narrate
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
-    from bot.persistence import Persistence, SessionSnapshot
+    from bot.persistence import LobbySnapshot, Persistence, SessionSnapshot, TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,11 @@ TERMINAL = (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED)
 
 Interaction = discord.Interaction[Any]
 
+
+# The answer to a button whose session is gone: closed, or not restored after a restart.
+STALE_CLICK = (
+    "This lobby or game has ended. Start a new one with /uno flip start or /uno classic start."
+)
 
 AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
 
@@ -115,6 +121,9 @@ class GameSession:
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
+        # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
+        # to the process that restores it.
+        self.lobby_idle_until: datetime = discord.utils.utcnow()
         self._round_task: asyncio.Task[None] | None = None
         self._table_task: asyncio.Task[None] | None = None
         self._table_dirty = False
@@ -123,10 +132,8 @@ class GameSession:
         self.recorded_rounds = 0
 
     @classmethod
-    def from_snapshot(
-        cls, manager: SessionManager, db_game_id: int, saved: SessionSnapshot, game: Game
-    ) -> GameSession:
-        """A running game rebuilt from the store after a restart."""
+    def _from_saved(cls, manager: SessionManager, saved: TableSnapshot) -> GameSession:
+        """A session seated and set up as saved, lobby or game, with no timer running yet."""
         seats = [Seat(s.player_id, s.name, s.ai) for s in saved.seats]
         host = next((s for s in seats if s.user_id == saved.host_id), seats[0])
         session = cls(
@@ -147,6 +154,14 @@ class GameSession:
         session.ai_difficulty = saved.ai_difficulty
         session.ai_takeover = saved.ai_takeover
         session.message_id = saved.message_id
+        return session
+
+    @classmethod
+    def from_snapshot(
+        cls, manager: SessionManager, db_game_id: int, saved: SessionSnapshot, game: Game
+    ) -> GameSession:
+        """A running game rebuilt from the store after a restart."""
+        session = cls._from_saved(manager, saved)
         session.serial = saved.serial
         session.log.extend(saved.log)
         session.timeouts_in_row = dict(saved.timeouts_in_row)
@@ -154,6 +169,26 @@ class GameSession:
         session.db_game_id = db_game_id
         session.game = game
         return session
+
+    @classmethod
+    def from_lobby(cls, manager: SessionManager, saved: LobbySnapshot) -> GameSession:
+        """An open lobby rebuilt from the store after a restart."""
+        session = cls._from_saved(manager, saved)
+        session.lobby_idle_until = saved.idle_until
+        return session
+
+    def resume_lobby(self) -> None:
+        """Carry on after a restart: the idle timer keeps its deadline and the lobby says so.
+
+        A lobby whose idle time ran out while the bot was down closes at once. The time left
+        never exceeds today's lobby_timeout (a lowered setting, a clock set back).
+        """
+        left = (self.lobby_idle_until - discord.utils.utcnow()).total_seconds()
+        left = min(left, self.manager.settings.lobby_timeout)
+        self.touch_lobby(left)
+        if left > 0:
+            self.log.append("♻️ The bot restarted: this lobby is still open.")
+            self.request_table_update()
 
     def resume(self) -> None:
         """Carry on after a restart: timers start afresh and the table says so."""
@@ -308,13 +343,15 @@ class GameSession:
 
     # ------------------------------------------------------------------ lobby
 
-    def touch_lobby(self) -> None:
-        """(Re)start the idle timer that closes a lobby nobody starts."""
+    def touch_lobby(self, seconds: float | None = None) -> None:
+        """(Re)start the idle timer that closes a lobby nobody starts (default: the full time)."""
+        delay = self.manager.settings.lobby_timeout if seconds is None else max(0.0, seconds)
+        self.lobby_idle_until = discord.utils.utcnow() + timedelta(seconds=delay)
         self._cancel(self._lobby_task)
-        self._lobby_task = self.manager.spawn(self._expire_lobby(), f"lobby-{self.id}")
+        self._lobby_task = self.manager.spawn(self._expire_lobby(delay), f"lobby-{self.id}")
 
-    async def _expire_lobby(self) -> None:
-        await asyncio.sleep(self.manager.settings.lobby_timeout)
+    async def _expire_lobby(self, delay: float) -> None:
+        await asyncio.sleep(delay)
         async with self.lock:
             if self.game is None and not self.closed:
                 minutes = self.manager.settings.lobby_timeout // 60
@@ -381,6 +418,7 @@ class GameSession:
             await reply(interaction, "That button is not in use any more.")
             return
         self.touch_lobby()
+        await self.save(interaction)
         await self._respond_public(interaction)
 
     @property
@@ -833,13 +871,18 @@ class SessionManager:
         self.by_channel[session.channel_id] = session
         self.by_id[session.id] = session
 
-    async def restore(self, persistence: Persistence) -> int:
-        """Bring back the live games saved before a restart; returns how many."""
-        sessions = await persistence.restore(self)
-        for session in sessions:
+    async def restore(self, persistence: Persistence) -> tuple[int, int]:
+        """Bring back the live games, then the open lobbies; returns how many of each."""
+        games = await persistence.restore(self)
+        for session in games:
             self.register(session)
             session.resume()
-        return len(sessions)
+        # After the games: a lobby saved for a channel that has a live game is dropped.
+        lobbies = await persistence.restore_lobbies(self)
+        for session in lobbies:
+            self.register(session)
+            session.resume_lobby()
+        return len(games), len(lobbies)
 
     async def announce(self, channel_id: int, text: str) -> None:
         """Post a short notice in a channel (used when a game cannot be resumed)."""
@@ -858,12 +901,12 @@ class SessionManager:
         """Route a button click to its session under the session's lock; always answer."""
         session = self.by_id.get(gid)
         if session is None or session.channel_id != interaction.channel_id:
-            await reply(interaction, "This game is over. Start a new one with /uno flip start.")
+            await reply(interaction, STALE_CLICK)
             return
         try:
             async with session.lock:
                 if session.closed:
-                    await reply(interaction, "This game is over.")
+                    await reply(interaction, STALE_CLICK)
                 elif scope == "l":
                     await session.lobby_click(interaction, rest)
                 elif scope == "t":

@@ -198,6 +198,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             shown = session.render_public()
             response = await interaction.response.send_message(embed=shown.embed, view=shown.view)
             session.message_id = response.message_id
+            # Saved once the message exists: a restored lobby needs its message to edit.
+            await session.save()
 
     # ------------------------------------------------------------------ in-game commands
 
@@ -302,6 +304,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 await reply(interaction, "You are not in this lobby." if you else "Not in lobby.")
                 return
             if await session.remove_seat(seat, f"{seat.name} {reason}."):
+                await session.save(interaction)
                 session.request_table_update()
             else:
                 await session.show_closed()

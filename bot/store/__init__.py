@@ -1,4 +1,4 @@
-"""Persistence for unoflip: games, rounds, standings and live-game snapshots in SQLite.
+"""Persistence for unoflip: games, rounds, standings, live-game snapshots and lobbies in SQLite.
 
 Open once in the bot's setup hook and close on shutdown::
 
@@ -10,6 +10,9 @@ Open once in the bot's setup hook and close on shutdown::
     await store.games.record_round(game.id, record, snapshot=(state_json, ui_json))
     for live in await store.snapshots.load_live_games():   # at start-up
         ...
+    await store.lobbies.save(channel_id, session_id, guild_id, lobby_json)  # each lobby change
+    for lobby in await store.lobbies.load_all():   # at start-up, after the live games
+        ...
     page = await store.standings.leaderboard(scope="guild", guild_id=guild_id, sort="points")
     mine = await store.standings.rank_of(user_id, scope="guild", guild_id=guild_id)
     stats = await store.standings.stats(user_id, guild_id)
@@ -17,8 +20,10 @@ Open once in the bot's setup hook and close on shutdown::
 
 Every method is one coroutine and one transaction (all or nothing). record_round returns False
 for a round number already recorded (a retry or double click), finish_game/abandon_game return
-False for a game that is no longer live. A database that stays locked through every retry
-raises StoreBusyError; nothing is ever dropped without an exception.
+False for a game that is no longer live. A lobby's row ends when it closes (lobbies.delete) or
+in the transaction that creates its game (create_game with lobby_session_id). A database that
+stays locked through every retry raises StoreBusyError; nothing is ever dropped without an
+exception.
 
 Player ids are Discord user ids; a computer player "aiN" is stored as -N (store_player_id) with
 its table name ("AI Cara (hard)"). Its rounds are recorded like anyone's, but it never gets
@@ -43,6 +48,7 @@ from .models import (
     PlayerStats,
     RoundRecord,
     RoundScore,
+    SavedLobby,
     is_computer,
     store_player_id,
 )
@@ -62,6 +68,7 @@ __all__ = [
     "RetryPolicy",
     "RoundRecord",
     "RoundScore",
+    "SavedLobby",
     "SchemaTooNewError",
     "Store",
     "StoreBusyError",

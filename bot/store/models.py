@@ -99,6 +99,20 @@ class LiveGame(_Frozen):
     saved_at: datetime | None
 
 
+class SavedLobby(_Frozen):
+    """An open lobby to restore at start-up.
+
+    ``lobby_json`` is the opaque blob the Discord side saved (seats, rules, lobby message, idle
+    deadline); the store only keys it by channel and keeps its session id beside it.
+    """
+
+    channel_id: int
+    session_id: str
+    guild_id: int
+    lobby_json: str
+    saved_at: datetime
+
+
 class RoundScore(_Frozen):
     """One player's line of a round: the points left in their hand and the points awarded."""
 

@@ -6,14 +6,20 @@ from pathlib import Path
 
 from .connection import ConnectionSettings, Database
 from .migrate import migrate
-from .repositories import GameRepository, SnapshotRepository, StandingsRepository
+from .repositories import (
+    GameRepository,
+    LobbyRepository,
+    SnapshotRepository,
+    StandingsRepository,
+)
 
 
 class Store:
-    """The bot's database: one aiosqlite connection shared by three repositories.
+    """The bot's database: one aiosqlite connection shared by four repositories.
 
     ``store.games`` creates games and records rounds and results, ``store.snapshots`` saves
-    and restores live games, ``store.standings`` answers /leaderboard and /stats. Every
+    and restores live games, ``store.lobbies`` saves and restores open lobbies,
+    ``store.standings`` answers /leaderboard and /stats. Every
     method is a coroutine and runs as one transaction; a locked database is retried with
     backoff and raises StoreBusyError after the last attempt.
     """
@@ -22,6 +28,7 @@ class Store:
         self.database = database
         self.games = GameRepository(database)
         self.snapshots = SnapshotRepository(database)
+        self.lobbies = LobbyRepository(database)
         self.standings = StandingsRepository(database)
 
     @classmethod

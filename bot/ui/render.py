@@ -154,7 +154,9 @@ class Rendered:
 def lobby_message(session: GameSession) -> Rendered:
     """The public lobby: players, settings and Join/Leave/Start/Cancel."""
     title = "UNO Flip lobby" if session.rules.variant == "flip" else "UNO lobby"
-    embed = discord.Embed(title=title, color=EMBED_COLOR[Side.LIGHT])
+    # A lobby's log holds only notices such as "the bot restarted"; the game starts it afresh.
+    notices = truncate("\n".join(session.log), 4096) if session.log else None
+    embed = discord.Embed(title=title, description=notices, color=EMBED_COLOR[Side.LIGHT])
     players = "\n".join(
         f"{i}. {seat.name}{' (host)' if seat.user_id == session.host_id else ''}"
         for i, seat in enumerate(session.seats, start=1)

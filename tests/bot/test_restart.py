@@ -1,17 +1,23 @@
-"""Games survive a restart: saved every move, restored with their buttons and timers."""
+"""Games and lobbies survive a restart: saved every change, restored with buttons and timers."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from typing import Any
 
+import discord
+
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Phase
+from bot.sessions import STALE_CLICK
+from bot.store import RetryPolicy
+from bot.store.connection import execute
 
 from .conftest import World
-from .driver import Table, buttons, embed_text, labels, rig
+from .driver import TERMINAL, Table, buttons, embed_text, labels, rig
 
 
 def rounds_in_db(settings: Settings) -> list[tuple[int, int]]:
@@ -20,6 +26,21 @@ def rounds_in_db(settings: Settings) -> list[tuple[int, int]]:
         return db.execute(
             "SELECT game_id, round_no FROM rounds ORDER BY game_id, round_no"
         ).fetchall()
+
+
+def lobbies_in_db(settings: Settings) -> list[tuple[int, str]]:
+    """(channel id, session id) of every saved lobby, read straight from the file."""
+    with sqlite3.connect(settings.db_path) as db:
+        return db.execute(
+            "SELECT channel_id, session_id FROM lobbies ORDER BY channel_id"
+        ).fetchall()
+
+
+def saved_lobby_players(settings: Settings) -> list[str]:
+    """The seat names of the one saved lobby, read straight from the file."""
+    with sqlite3.connect(settings.db_path) as db:
+        (lobby_json,) = db.execute("SELECT lobby_json FROM lobbies").fetchone()
+    return [seat["name"] for seat in json.loads(lobby_json)["seats"]]
 
 
 async def restart(world: World, settings: Settings) -> UnoBot:
@@ -127,3 +148,181 @@ async def test_a_full_round_by_clicks_survives_a_restart_midway(
     await table.play_round(rng)
     assert labels(table.public)
     assert len(rounds_in_db(settings)) == 1
+
+
+# ---------------------------------------------------------------------- lobbies
+
+
+async def test_a_lobby_survives_a_restart_and_its_old_buttons_work(
+    world: World, settings: Settings
+) -> None:
+    """A lobby with a player and an AI seat comes back; its old message joins, leaves, starts."""
+    anna, ben, cara = world.members[:3]
+    await anna.slash(
+        world.channel, "uno classic start", ai=1, ai_difficulty="easy", target=5000, stacking=True
+    )
+    await ben.click(world.channel.last_message, label="Join")
+    old_lobby = world.channel.last_message
+    await restart(world, settings)
+
+    lobby = world.bot.sessions.by_channel[world.channel.id]
+    assert [(s.name, s.ai) for s in lobby.seats] == [
+        ("anna", None),
+        ("AI Anna (easy)", "easy"),
+        ("ben", None),
+    ]
+    assert (lobby.rules.variant, lobby.rules.target, lobby.rules.stacking) == (
+        "classic",
+        5000,
+        True,
+    )
+    assert lobby.ai_difficulty == "easy" and lobby.host_id == anna.id
+    assert "The bot restarted" in embed_text(world.channel.last_message)
+    await cara.click(old_lobby, label="Join")
+    await ben.click(old_lobby, label="Leave")
+    assert "2. AI Anna (easy)\n3. cara" in embed_text(world.channel.last_message)
+    await anna.click(old_lobby, label="Start")
+
+    assert lobby.game is not None and lobby.game.players == [str(anna.id), "ai1", str(cara.id)]
+    assert lobbies_in_db(settings) == []
+    table = Table(world, 3)
+    rng = random.Random(5)
+    for _ in range(500):
+        if table.game.phase in TERMINAL:
+            break
+        if lobby.is_ai(table.game.current_player):
+            await world.env.settle()
+        else:
+            await table.play_turn(rng)
+    assert table.game.phase is Phase.ROUND_OVER
+    assert [game for game, _ in rounds_in_db(settings)] == [lobby.db_game_id]
+
+
+async def test_a_restored_lobby_keeps_the_idle_time_it_had_left(
+    world: World, settings: Settings
+) -> None:
+    """Idle 500 s before a restart, a 600 s lobby closes 100 s after it, not 600 s."""
+    table = Table(world, 2)
+    await table.open()
+    await world.env.advance_time(500)
+    await restart(world, settings)
+    await world.env.advance_time(99)
+    assert world.channel.id in world.bot.sessions.by_channel
+    await world.env.advance_time(2)
+    assert world.channel.id not in world.bot.sessions.by_channel
+    assert "Nobody started the game" in embed_text(world.channel.last_message)
+    assert lobbies_in_db(settings) == []
+
+
+async def test_a_lobby_that_timed_out_while_the_bot_was_down_closes_at_start_up(
+    world: World, settings: Settings
+) -> None:
+    """The bot stops, stays down past the lobby's idle time, and closes the lobby on start-up."""
+    table = Table(world, 2)
+    await table.open()
+    await world.bot.sessions.shutdown()  # what the bot does when it is stopped
+    await world.env.advance_time(700)
+    assert world.channel.id in world.bot.sessions.by_channel  # nothing ran while it was down
+    await restart(world, settings)
+    assert world.channel.id not in world.bot.sessions.by_channel
+    assert "Nobody started the game" in embed_text(world.channel.last_message)
+    assert labels(world.channel.last_message) == []
+    assert lobbies_in_db(settings) == []
+
+
+async def test_cancelled_emptied_ended_and_started_lobbies_are_not_restored(
+    world: World, settings: Settings
+) -> None:
+    """Only the open lobby comes back as a lobby: closed ones are gone, a started one is a game."""
+    anna, ben, cara, dan, eve, finn = world.members[:6]
+    cancelled, emptied, ended, started, still_open = (
+        world.channel,
+        *(world.guild.create_text_channel(f"uno-{n}") for n in (2, 3, 4, 5)),
+    )
+    await anna.slash(cancelled, "uno flip start")
+    await anna.click(cancelled.last_message, label="Cancel")
+    await ben.slash(emptied, "uno flip start")
+    await ben.click(emptied.last_message, label="Leave")
+    await cara.slash(ended, "uno classic start")
+    await cara.slash(ended, "uno end")
+    await dan.slash(started, "uno classic start")
+    await eve.click(started.last_message, label="Join")
+    await dan.click(started.last_message, label="Start")
+    await finn.slash(still_open, "uno flip start")
+    assert [channel for channel, _ in lobbies_in_db(settings)] == [still_open.id]
+    await restart(world, settings)
+    sessions = world.bot.sessions.by_channel
+    assert sorted(sessions) == sorted([started.id, still_open.id])
+    assert sessions[started.id].game is not None and sessions[still_open.id].game is None
+
+
+async def test_a_lobby_closed_after_its_message_was_deleted_stays_closed(
+    world: World, settings: Settings
+) -> None:
+    """Ending a lobby whose message is gone posts the notice anew but never saves it again."""
+    cleaners = world.guild.create_role(
+        "Cleaners", permissions=discord.Permissions(manage_messages=True)
+    )
+    cleaner = world.guild.add_member(world.env.create_user("cleaner"), roles=[cleaners])
+    await world.members[0].slash(world.channel, "uno flip start")
+    await cleaner.delete(world.channel.last_message)
+    await world.members[0].slash(world.channel, "uno end")
+    assert "ended the game" in embed_text(world.channel.last_message)
+    assert lobbies_in_db(settings) == []
+    await restart(world, settings)
+    assert world.channel.id not in world.bot.sessions.by_channel
+
+
+async def test_a_lobby_row_beside_a_live_game_is_dropped(world: World, settings: Settings) -> None:
+    """A channel saved as both lobby and game comes back as the game; the lobby row goes."""
+    table = Table(world, 2)
+    await table.open()
+    with sqlite3.connect(settings.db_path) as db:
+        saved = db.execute("SELECT * FROM lobbies").fetchone()
+    await table.players[0].click(table.public, label="Start")
+    with sqlite3.connect(settings.db_path) as db:
+        db.execute("INSERT INTO lobbies VALUES (?, ?, ?, ?, ?)", saved)
+    await restart(world, settings)
+    restored = world.bot.sessions.by_channel[world.channel.id]
+    assert restored.game is not None and "Hand" in labels(table.public)
+    assert lobbies_in_db(settings) == []
+
+
+async def test_an_unreadable_lobby_is_dropped_and_its_buttons_still_answer(
+    world: World, settings: Settings
+) -> None:
+    """A lobby that cannot be read is dropped; others come back; its Join says how to restart."""
+    other = world.guild.create_text_channel("uno-2")
+    await world.members[0].slash(world.channel, "uno classic start")
+    broken = world.channel.last_message
+    await world.members[1].slash(other, "uno flip start")
+    with sqlite3.connect(settings.db_path) as db:
+        db.execute(
+            "UPDATE lobbies SET lobby_json = '{broken' WHERE channel_id = ?", (world.channel.id,)
+        )
+    await restart(world, settings)
+    assert list(world.bot.sessions.by_channel) == [other.id]
+    assert lobbies_in_db(settings) == [(other.id, world.bot.sessions.by_channel[other.id].id)]
+    answer = await world.members[2].click(broken, label="Join")
+    assert answer.ephemeral and answer.response.content == STALE_CLICK
+    assert "/uno flip start" in STALE_CLICK and "/uno classic start" in STALE_CLICK
+
+
+async def test_a_locked_database_does_not_break_the_lobby(world: World, settings: Settings) -> None:
+    """While another process holds the database a Join still works; the next change saves it."""
+    table = Table(world, 1)
+    await table.open()
+    store = world.bot.store
+    store.database.retry = RetryPolicy(attempts=1)  # give up at once instead of backing off
+    await execute(store.database.connection, "PRAGMA busy_timeout = 0")
+    blocker = sqlite3.connect(settings.db_path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        joined = await world.members[1].click(table.public, label="Join")
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert not joined.ephemeral and "2. ben" in embed_text(table.public)
+    assert saved_lobby_players(settings) == ["anna"]
+    await world.members[2].click(table.public, label="Join")
+    assert saved_lobby_players(settings) == ["anna", "ben", "cara"]

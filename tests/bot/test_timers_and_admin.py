@@ -192,4 +192,4 @@ async def test_old_buttons_answer_after_the_game_is_gone(world: World) -> None:
     with pytest.raises(SetupError):
         await table.players[0].click(old_table, label="Hand")  # the buttons are gone
     result = await table.players[0].click(hand, label="Refresh")
-    assert result.acknowledged and "over" in result.response.content
+    assert result.acknowledged and "has ended" in result.response.content

@@ -116,8 +116,9 @@ async def test_reopening_applies_nothing_twice(db_path: Path) -> None:
 @pytest.mark.parametrize("version", range(1, LATEST_VERSION))
 async def test_older_version_with_data_migrates_to_latest(db_path: Path, version: int) -> None:
     """A database at an older version, holding history, migrates and keeps every total."""
-    await build_at_version(db_path, version)
+    await build_at_version(db_path, 1)
     seed_version_1(db_path)
+    await build_at_version(db_path, version)  # the history as a bot at that version kept it
     migrated = await Store.open(db_path)
     reference = await Store.open(":memory:")
     try:
@@ -127,6 +128,22 @@ async def test_older_version_with_data_migrates_to_latest(db_path: Path, version
     finally:
         await migrated.close()
         await reference.close()
+
+
+async def test_version_2_database_gains_an_empty_lobbies_table(db_path: Path) -> None:
+    """Upgrading a version-2 database with history adds lobbies, empty and ready to save."""
+    await build_at_version(db_path, 1)
+    seed_version_1(db_path)
+    await build_at_version(db_path, 2)
+    store = await Store.open(db_path)
+    try:
+        assert await schema_version(store.database.connection) == LATEST_VERSION
+        assert await store.lobbies.load_all() == []
+        await store.lobbies.save(7, "a1", GUILD, "{}")
+        assert [lobby.channel_id for lobby in await store.lobbies.load_all()] == [7]
+        assert len(await store.snapshots.load_live_games()) == 1  # the seeded live game
+    finally:
+        await store.close()
 
 
 async def test_newer_schema_is_refused(db_path: Path) -> None:

@@ -1,7 +1,8 @@
 """Repositories: each owns the SQL of one concern and returns models from bot.store.models."""
 
 from .games import GameRepository
+from .lobbies import LobbyRepository
 from .snapshots import SnapshotRepository
 from .standings import StandingsRepository
 
-__all__ = ["GameRepository", "SnapshotRepository", "StandingsRepository"]
+__all__ = ["GameRepository", "LobbyRepository", "SnapshotRepository", "StandingsRepository"]

@@ -11,6 +11,7 @@ from ..errors import GameNotFoundError, GameNotLiveError
 from ..models import GameRecord, RoundRecord, Variant, is_computer
 from ._load import load_games
 from ._sql import execute, fetch_all, fetch_one, now_ms, totals_keys
+from .lobbies import delete_lobby
 from .snapshots import write_snapshot
 
 _UPSERT_PLAYER = """
@@ -102,10 +103,15 @@ class GameRepository:
         variant: Variant,
         rules_json: str,
         players: Sequence[tuple[int, str]],
+        *,
+        snapshot: tuple[str, str] | None = None,
+        lobby_session_id: str | None = None,
     ) -> GameRecord:
         """Create a live game seating ``players`` (store player id, display name) in order.
 
-        Computer players sit with negative ids (see store_player_id).
+        Computer players sit with negative ids (see store_player_id). The same transaction
+        writes the optional first ``(state_json, ui_json)`` snapshot and deletes the channel's
+        saved lobby of ``lobby_session_id``: the game takes over from its lobby all at once.
         """
         if len({player_id for player_id, _ in players}) != len(players):
             raise ValueError("a player is seated twice")
@@ -127,6 +133,10 @@ class GameRepository:
                 "INSERT INTO game_players (game_id, player_id, seat) VALUES (?, ?, ?)",
                 [(game_id, player_id, seat) for seat, (player_id, _) in enumerate(players)],
             )
+            if snapshot is not None:
+                await write_snapshot(connection, game_id, *snapshot)
+            if lobby_session_id is not None:
+                await delete_lobby(connection, channel_id, lobby_session_id)
             return (await load_games(connection, [game_id]))[game_id]
 
         return await self._database.write(work)

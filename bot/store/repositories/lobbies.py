@@ -1,0 +1,77 @@
+"""Open lobbies: one upsert per change, deleted when the lobby closes or its game starts."""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from ..connection import Database
+from ..models import SavedLobby, from_millis
+from ._sql import execute, fetch_all, now_ms
+
+_SAVE = """
+INSERT INTO lobbies (channel_id, session_id, guild_id, lobby_json, updated_at)
+VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (channel_id) DO UPDATE SET
+    session_id = excluded.session_id,
+    guild_id = excluded.guild_id,
+    lobby_json = excluded.lobby_json,
+    updated_at = excluded.updated_at
+"""
+
+
+async def delete_lobby(connection: aiosqlite.Connection, channel_id: int, session_id: str) -> bool:
+    """Delete the channel's lobby row inside the caller's transaction, if it is that session's."""
+    cursor = await execute(
+        connection,
+        "DELETE FROM lobbies WHERE channel_id = ? AND session_id = ?",
+        (channel_id, session_id),
+    )
+    return cursor.rowcount > 0
+
+
+class LobbyRepository:
+    """Saves, forgets and lists the open lobbies; every method is one transaction."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def save(self, channel_id: int, session_id: str, guild_id: int, lobby_json: str) -> None:
+        """Save the channel's open lobby, replacing whatever lobby the channel saved before."""
+
+        async def work(connection: aiosqlite.Connection) -> None:
+            await execute(
+                connection, _SAVE, (channel_id, session_id, guild_id, lobby_json, now_ms())
+            )
+
+        await self._database.statement(work)
+
+    async def delete(self, channel_id: int, session_id: str) -> bool:
+        """Forget a closed lobby; False if the channel holds no lobby of that session.
+
+        Matching the session id keeps a late delete from removing a newer lobby of the channel.
+        """
+
+        async def work(connection: aiosqlite.Connection) -> bool:
+            return await delete_lobby(connection, channel_id, session_id)
+
+        return await self._database.statement(work)
+
+    async def load_all(self) -> list[SavedLobby]:
+        """Every saved lobby, the longest-unchanged first."""
+
+        async def work(connection: aiosqlite.Connection) -> list[SavedLobby]:
+            rows = await fetch_all(
+                connection, "SELECT * FROM lobbies ORDER BY updated_at, channel_id"
+            )
+            return [
+                SavedLobby(
+                    channel_id=row["channel_id"],
+                    session_id=row["session_id"],
+                    guild_id=row["guild_id"],
+                    lobby_json=row["lobby_json"],
+                    saved_at=from_millis(row["updated_at"]),
+                )
+                for row in rows
+            ]
+
+        return await self._database.statement(work)
