@@ -241,6 +241,7 @@ class GameSession:
         if self.game is None:
             self.seats.remove(seat)
             self.touch_lobby()
+            await self.save()
             self.request_table_update()
         else:
             await self.remove_player(seat.player_id, "was removed by the host")

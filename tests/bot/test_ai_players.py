@@ -214,3 +214,15 @@ async def test_computer_players_think_off_the_event_loop(
     await world.env.settle()
     assert table.game.top_face().name() == "Red 4"
     assert threads and threading.main_thread() not in threads
+
+
+async def test_a_computer_player_removed_from_a_lobby_stays_out_after_a_restart(
+    world: World, settings: Settings
+) -> None:
+    """/uno remove-ai in a lobby is saved like any other lobby change."""
+    table = Table(world, 1)
+    await table.open("uno flip start", ai=2)
+    await world.members[0].slash(world.channel, "uno remove-ai", name="ai1")
+    await world.env.restart_bot(UnoBot(settings, shard_count=1))
+    table.forget_session()
+    assert [s.name for s in table.session.ai_seats] == ["AI Ben (normal)"]
