@@ -276,18 +276,24 @@ def make_settings(folder: Path) -> Settings:
     return Settings(discord_token=SecretStr(FAKE_TOKEN), db_path=folder / "uno.db")
 
 
-async def build_tables(env: Any, games: int, rng: random.Random) -> list[Table]:
-    """``games`` channels over as many guilds as needed, each with 2-4 new members."""
-    tables: list[Table] = []
+def game_channels(env: Any, games: int) -> Iterator[tuple[int, Any, Any, str]]:
+    """(index, guild, channel, start command) for ``games`` new channels, 100 per guild; even
+    channels play UNO Flip, odd ones classic."""
     guild = None
     for index in range(games):
         if index % CHANNELS_PER_GUILD == 0:
             guild = env.create_guild(f"Guild {index // CHANNELS_PER_GUILD}")
         assert guild is not None
-        channel = guild.create_text_channel(f"uno-{index}")
+        command = "uno flip start" if index % 2 == 0 else "uno classic start"
+        yield index, guild, guild.create_text_channel(f"uno-{index}"), command
+
+
+async def build_tables(env: Any, games: int, rng: random.Random) -> list[Table]:
+    """``games`` channels over as many guilds as needed, each with 2-4 new members."""
+    tables: list[Table] = []
+    for index, guild, channel, command in game_channels(env, games):
         seats = rng.randint(2, 4)
         players = [guild.add_member(env.create_user(f"p{index}-{seat}")) for seat in range(seats)]
-        command = "uno flip start" if index % 2 == 0 else "uno classic start"
         tables.append(Table(env, channel, players, command))
     await env.settle()
     return tables

@@ -1,0 +1,270 @@
+"""Benchmark the bot while computer players think: do people's clicks still get quick answers?
+
+Each of ``--games`` channels holds one person and three computer players (``--difficulty``,
+hard by default) with the production settings (``ai_delay`` 1.5 s, table edits coalesced over
+1 s), all inside SimCord on one core, on the real clock as in production (see bench/bot_load.py,
+whose machinery this reuses). For ``--seconds`` the person at every table plays their turns as
+soon as they come (Hand, then a random enabled move; Next round after a round) while the computer
+players take theirs on their own.
+
+What is measured:
+
+- first response of every click of a person (gateway event to interaction callback request);
+- event-loop lag: a task that asks to wake every 10 ms records how late it wakes, which is how
+  long anything else (a click, a timer) would have waited at that moment;
+- computer moves: how many were made, and the wall time of each computer decision.
+
+    .venv/bin/python -m bench.ai_load --games 50 200 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import os
+import platform
+import random
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import simcord
+
+from bot.ai import Difficulty, Strategy
+from bot.client import UnoBot
+from bot.engine import Move, Phase, PlayerView
+from bot.sessions import GameSession
+
+from .bot_load import (
+    SETTLE_TIMEOUT,
+    Recorder,
+    _ids,
+    cpu_model,
+    figures,
+    game_channels,
+    hand_buttons,
+    make_settings,
+    pin_to_one_core,
+    untrack_bot_work,
+)
+
+COMPUTER_PLAYERS = 3
+LAG_TICK = 0.010  # seconds the lag monitor asks to sleep
+IDLE_WAIT = 0.005  # seconds the driver waits when no person has a turn
+
+
+@dataclass
+class AiLoadResult:
+    """Everything one run measured."""
+
+    games: int
+    difficulty: str
+    seconds: float
+    on_loop: bool
+    first_response_ms: list[float] = field(default_factory=list)
+    lag_ms: list[float] = field(default_factory=list)
+    decision_ms: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+@dataclass
+class Seat:
+    """One channel's person and their latest ephemeral hand."""
+
+    channel: Any
+    person: Any
+    hand: Any = None
+    busy: bool = False
+
+
+def next_click(bot: UnoBot, seat: Seat, rng: random.Random) -> Callable[[], Any] | None:
+    """The person's next click at this table, or None while it is not their move."""
+    session = bot.sessions.by_channel.get(seat.channel.id)
+    if session is None or session.game is None:
+        return None
+    game = session.game
+    public = seat.channel.last_message
+    if game.phase is Phase.ROUND_OVER:
+        return lambda: seat.person.click(public, label="Next round")
+    if game.current_player != str(seat.person.id):
+        return None
+    moves: list[str] = []
+    if seat.hand is not None:
+        buttons = hand_buttons(seat.hand)
+        if all(serial == str(session.serial) for serial, _, _ in buttons):
+            moves = [code for _, code, on in buttons if on and code[:1] not in "rg"]
+    if not moves:
+        return lambda: seat.person.click(public, label="Hand")
+    code = rng.choice(moves)
+    target = next(c for c in _ids(seat.hand) if c.endswith(f":{code}"))
+    return lambda: seat.person.click(seat.hand, custom_id=target)
+
+
+async def play_seat(
+    seat: Seat, call: Callable[[], Any], recorder: Recorder, out: list[float]
+) -> None:
+    """Make one click and record its first response."""
+    try:
+        result = await call()
+        emitted, answered = await recorder.first_response(recorder.last)
+        out.append((answered - emitted) * 1000)
+        if result.response is not None and result.response.ephemeral:
+            seat.hand = result.response
+    finally:
+        seat.busy = False
+
+
+async def watch_lag(out: list[float], stop: asyncio.Event) -> None:
+    """Record how late a 10 ms sleep wakes, until ``stop`` is set."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        out.append((time.perf_counter() - started - LAG_TICK) * 1000)
+
+
+@dataclass(frozen=True)
+class TimedStrategy:
+    """A strategy that records the wall time of each of its decisions."""
+
+    inner: Strategy
+    out: list[float]
+
+    @property
+    def difficulty(self) -> str:
+        """The inner strategy's difficulty."""
+        return self.inner.difficulty
+
+    def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
+        """The inner strategy's move, timed."""
+        started = time.perf_counter()
+        try:
+            return self.inner.choose_move(view, rng)
+        finally:
+            self.out.append((time.perf_counter() - started) * 1000)
+
+
+@contextmanager
+def timing_decisions(out: list[float], on_loop: bool) -> Iterator[None]:
+    """Time every computer decision; with ``on_loop``, make it on the event loop itself (as
+    the bot did before decisions moved to a worker thread), for comparison."""
+    original_strategy = GameSession._strategy
+    original_think = GameSession._think
+
+    def timed_strategy(self: GameSession, player: str) -> Strategy:
+        return TimedStrategy(original_strategy(self, player), out)
+
+    async def think_on_loop(self: GameSession, strategy: Strategy, view: PlayerView) -> Move:
+        return strategy.choose_move(view, self.ai_rng)
+
+    GameSession._strategy = timed_strategy  # type: ignore[method-assign]
+    if on_loop:
+        GameSession._think = think_on_loop  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        GameSession._strategy = original_strategy  # type: ignore[method-assign]
+        GameSession._think = original_think  # type: ignore[method-assign]
+
+
+async def run_ai_load(
+    games: int,
+    seconds: float,
+    difficulty: Difficulty = "hard",
+    seed: int = 1,
+    on_loop: bool = False,
+) -> AiLoadResult:
+    """Start the bot in SimCord, seat one person and three computer players per channel, play."""
+    rng = random.Random(seed)
+    result = AiLoadResult(games, difficulty, seconds, on_loop)
+    with tempfile.TemporaryDirectory() as temp, timing_decisions(result.decision_ms, on_loop):
+        settings = make_settings(Path(temp))
+        bot = UnoBot(settings, shard_count=1)
+        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
+            recorder = Recorder()
+            recorder.install(env)
+            seats: list[Seat] = []
+            for index, guild, channel, command in game_channels(env, games):
+                person = guild.add_member(env.create_user(f"p{index}"))
+                await person.slash(channel, command, ai=COMPUTER_PLAYERS, ai_difficulty=difficulty)
+                seats.append(Seat(channel, person))
+            await env.settle()
+            untrack_bot_work(env)
+            for seat in seats:
+                await seat.person.click(seat.channel.last_message, label="Start")
+                await recorder.first_response(recorder.last)
+            result.decision_ms.clear()
+            stop = asyncio.Event()
+            monitor = asyncio.ensure_future(watch_lag(result.lag_ms, stop))
+            deadline = time.perf_counter() + seconds
+            while time.perf_counter() < deadline:
+                started = 0
+                for seat in seats:
+                    call = None if seat.busy else next_click(bot, seat, rng)
+                    if call is None:
+                        continue
+                    seat.busy = True
+                    # One click in flight at a time keeps the recorder's "last" unambiguous.
+                    await play_seat(seat, call, recorder, result.first_response_ms)
+                    started += 1
+                if not started:
+                    await asyncio.sleep(IDLE_WAIT)
+            stop.set()
+            await monitor
+            recorder.uninstall()
+            result.errors = len(env.errors)
+            await bot.close()
+    return result
+
+
+def summary(result: AiLoadResult) -> list[str]:
+    """Markdown lines for one run."""
+    moves = len(result.decision_ms)
+    where = "on the event loop" if result.on_loop else "in a worker thread"
+    return [
+        f"**{result.games} games** (one person, {COMPUTER_PLAYERS} {result.difficulty} computer "
+        f"players each; decisions {where}), {result.seconds:.0f} s: "
+        f"{len(result.first_response_ms):,} clicks by people, {moves:,} computer decisions "
+        f"({moves / result.seconds:.1f}/s). Bot errors: {result.errors}.",
+        "",
+        "| measure | samples | figures |",
+        "|---|---:|---|",
+        f"| first response of a person's click | {len(result.first_response_ms):,} "
+        f"| {figures(result.first_response_ms)} |",
+        f"| event-loop lag (a 10 ms sleep woken late by) | {len(result.lag_ms):,} "
+        f"| {figures(result.lag_ms)} |",
+        f"| wall time of a computer decision (`choose_move`) | {moves:,} "
+        f"| {figures(result.decision_ms)} |",
+    ]
+
+
+def main() -> None:
+    """Run the load levels and print a markdown summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="hard")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--on-loop", action="store_true", help="decide on the event loop (the former way)"
+    )
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    pinned = pin_to_one_core()
+    print(f"machine: {cpu_model()}, nproc {os.cpu_count()}, {pinned}")
+    print(f"python {platform.python_version()}, simcord {simcord.__version__}")
+    for games in args.games:
+        gc.collect()
+        result = asyncio.run(
+            run_ai_load(games, args.seconds, args.difficulty, args.seed, args.on_loop)
+        )
+        print("\n".join(["", *summary(result)]), flush=True)
+
+
+if __name__ == "__main__":
+    main()

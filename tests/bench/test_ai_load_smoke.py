@@ -1,0 +1,22 @@
+"""Smoke test for bench/ai_load.py: two tables of one person and three computer players."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.ai_load import run_ai_load, summary
+
+
+@pytest.fixture(autouse=True)
+def no_outside_config(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    """The benchmark's settings cannot pick up a real token or config file."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("UNO_CONFIG", f"{tmp_path}/absent.toml")
+
+
+async def test_people_and_computer_players_both_move_and_everything_is_measured() -> None:
+    """In six real seconds the computer players decide, people click, and the lag is sampled."""
+    result = await run_ai_load(games=2, seconds=6.0, difficulty="normal", seed=2)
+    assert result.decision_ms and result.first_response_ms and result.lag_ms
+    assert result.errors == 0
+    assert summary(result)[0].startswith("**2 games**")
