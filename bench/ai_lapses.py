@@ -1,0 +1,119 @@
+"""Does the hard player's reading of turns hurt against people who do not play like `normal`?
+
+The hard player reads every turn of an opponent as a `normal` player's: a draw means none of
+the cards held then could be played. People may draw while holding a playable card (the rules
+allow it), which breaks that reading. Here three `normal` players draw instead of playing with
+probability ``--lapse`` whenever they could play (outside the endgame), and the hard hero plays
+them with its reading of turns, then without it (``blind``: deals ignore the turns), on the same
+deals. Decisions use a fixed number of rollouts and no clock, so the machine's load cannot
+change the results.
+
+    .venv/bin/python -m bench.ai_lapses --lapse 0.2 --rounds 3000 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+from bot.ai import HardStrategy, NormalStrategy, knowledge, montecarlo, wants_to_catch
+from bot.ai.knowledge import HandReading
+from bot.ai.table import Table
+from bot.engine import Game, RuleSet
+from bot.engine.game import TERMINAL_PHASES
+from bot.engine.moves import DRAW, Move
+from bot.engine.rules import Variant
+from bot.engine.view import OpponentView
+
+from .ai import MAX_DECISIONS, SEATS, batches, wilson
+
+ROLLOUTS_PER_DECISION = 60
+
+
+@dataclasses.dataclass(frozen=True)
+class LapsingNormal(NormalStrategy):
+    """A normal player who sometimes draws although a card could be played."""
+
+    lapse: float = 0.0
+
+    def play_or_draw(self, table: Table, rng: random.Random) -> Move:
+        """Normal's move, or a draw instead of a play with probability ``lapse``."""
+        move = super().play_or_draw(table, rng)
+        if move is not DRAW and not self.endgame(table) and rng.random() < self.lapse:
+            return DRAW
+        return move
+
+
+def read_nothing(opponent: OpponentView, variant: Variant) -> HandReading | None:
+    """A reading of an opponent's turns that knows nothing (the blind hero)."""
+    return None
+
+
+def play_rounds(job: tuple[float, bool, Variant, int, int, int]) -> tuple[int, int]:
+    """(hero wins, finished rounds) of rounds ``start`` to ``stop``, hero seat rotating."""
+    lapse, blind, variant, start, stop, seed = job
+    if blind:
+        knowledge.read_hand = read_nothing
+        montecarlo.read_hand = read_nothing  # type: ignore[attr-defined]
+    hero = HardStrategy(budget_seconds=None, max_rollouts=ROLLOUTS_PER_DECISION)
+    villain = LapsingNormal(lapse=lapse)
+    wins = finished = 0
+    for index in range(start, stop):
+        players = [f"p{s}" for s in range(SEATS)]
+        hero_seat = index % SEATS
+        rng = random.Random(seed * 1_000_003 + index)
+        game = Game.new(players, RuleSet(variant=variant, target=100_000), seed=seed * 7919 + index)
+        for _ in range(MAX_DECISIONS):
+            if game.phase in TERMINAL_PHASES:
+                break
+            if game.catchable() is not None:
+                for p in players:
+                    catch = wants_to_catch(game.view_for(p), rng, villain.catch_rate)
+                    if catch is not None:
+                        game.apply(p, catch)
+                        break
+            player = game.current_player
+            assert player is not None
+            strategy = hero if player == players[hero_seat] else villain
+            game.apply(player, strategy.choose_move(game.view_for(player), rng))
+        else:
+            continue
+        finished += 1
+        wins += game.history[-1].winner == players[hero_seat]
+    return wins, finished
+
+
+def main() -> None:
+    """Run the hero with and without its reading and print a Markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--lapse", type=float, default=0.2)
+    parser.add_argument("--variant", choices=["flip", "classic"], default="classic")
+    parser.add_argument("--rounds", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    print("| hero | opponents | variant | rounds | hero wins (95% CI) |")
+    print("|---|---|---|---|---|")
+    for blind in (False, True):
+        jobs = [
+            (args.lapse, blind, args.variant, a, b, args.seed)
+            for a, b in batches(args.rounds, args.workers)
+        ]
+        # A fresh pool per hero: the blind one patches its workers' modules.
+        with ProcessPoolExecutor(args.workers) as pool:
+            parts = list(pool.map(play_rounds, jobs))
+        wins = sum(w for w, _ in parts)
+        finished = sum(n for _, n in parts)
+        low, high = wilson(wins, finished)
+        hero = "hard, blind to turns" if blind else "hard, reading turns"
+        print(
+            f"| {hero} | 3 normal drawing {args.lapse:.0%} of playable turns | {args.variant} "
+            f"| {finished} | {wins / finished:.1%} [{low:.1%}, {high:.1%}] |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
