@@ -22,8 +22,8 @@ Every method is one coroutine and one transaction (all or nothing). record_round
 for a round number already recorded (a retry or double click), finish_game/abandon_game return
 False for a game that is no longer live. A lobby's row ends when it closes (lobbies.delete) or
 in the transaction that creates its game (create_game with lobby_session_id). A database that
-stays locked through every retry raises StoreBusyError; nothing is ever dropped without an
-exception.
+stays locked through every retry raises StoreBusyError, any other SQLite failure (disk full, I/O
+error) StoreIOError; nothing is ever dropped without an exception.
 
 Player ids are Discord user ids; a computer player "aiN" is stored as -N (store_player_id) with
 its table name ("AI Cara (hard)"). Its rounds are recorded like anyone's, but it never gets
@@ -37,6 +37,7 @@ from .errors import (
     SchemaTooNewError,
     StoreBusyError,
     StoreError,
+    StoreIOError,
 )
 from .migrate import LATEST_VERSION
 from .models import (
@@ -73,6 +74,7 @@ __all__ = [
     "Store",
     "StoreBusyError",
     "StoreError",
+    "StoreIOError",
     "is_computer",
     "store_player_id",
 ]

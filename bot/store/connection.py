@@ -12,7 +12,7 @@ from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
-from .errors import StoreBusyError
+from .errors import StoreBusyError, StoreIOError
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -164,7 +164,9 @@ class Database:
                     return result
                 except sqlite3.OperationalError as error:
                     if not is_busy(error):
-                        raise
+                        # Not worth a retry, but still the store's failure: callers that keep
+                        # a game in memory through a busy store keep it through this too.
+                        raise StoreIOError(f"database error: {error}") from error
                     if attempt + 1 == self.retry.attempts:
                         raise StoreBusyError(
                             f"database still busy after {self.retry.attempts} attempts"

@@ -11,6 +11,10 @@ class StoreBusyError(StoreError):
     """The database stayed locked or busy through every retry; nothing was written."""
 
 
+class StoreIOError(StoreError):
+    """The database could not be read or written (disk full, I/O error, read-only file)."""
+
+
 class GameNotFoundError(StoreError):
     """No game has this id."""
 

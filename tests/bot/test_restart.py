@@ -8,6 +8,7 @@ import sqlite3
 from typing import Any
 
 import discord
+import pytest
 
 from bot.client import UnoBot
 from bot.config import Settings
@@ -15,6 +16,7 @@ from bot.engine import Phase
 from bot.sessions import STALE_CLICK
 from bot.store import RetryPolicy
 from bot.store.connection import execute
+from bot.store.repositories import snapshots
 
 from .conftest import World
 from .driver import TERMINAL, Table, buttons, embed_text, labels, rig
@@ -326,3 +328,35 @@ async def test_a_locked_database_does_not_break_the_lobby(world: World, settings
     assert saved_lobby_players(settings) == ["anna"]
     await world.members[2].click(table.public, label="Join")
     assert saved_lobby_players(settings) == ["anna", "ben", "cara"]
+
+
+async def test_a_failing_disk_never_costs_the_move_or_the_game(
+    world: World, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An I/O error on save: the click is answered as usual and the game goes on in memory;
+    the next save writes the whole state, and a restart brings back the latest move."""
+    table = Table(world, 2)
+    await table.start("uno classic start")
+    rig(table, ["R5 R6 R7", "R1 R2 R3"], top="R9", current=0)
+    await table.save_now()
+    anna, ben = table.game.players
+    write_snapshot = snapshots.write_snapshot
+
+    async def broken_disk(*args: Any) -> bool:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(snapshots, "write_snapshot", broken_disk)
+    hand = await table.hand(anna)
+    played = await table.press(
+        anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5")
+    )
+    assert "Something went wrong" not in (played.response.content or "")
+    assert table.game.top_face().name() == "Red 5"
+
+    monkeypatch.setattr(snapshots, "write_snapshot", write_snapshot)
+    hand = await table.hand(ben)
+    await table.press(ben, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    before = table.game.to_dict()
+    await restart(world, settings)
+    table.forget_session()
+    assert table.game.to_dict() == before

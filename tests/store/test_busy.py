@@ -7,9 +7,18 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
-from bot.store import ConnectionSettings, GameRecord, RetryPolicy, Store, StoreBusyError
+from bot.store import (
+    ConnectionSettings,
+    GameRecord,
+    RetryPolicy,
+    Store,
+    StoreBusyError,
+    StoreError,
+    StoreIOError,
+)
 
 from .factories import ANNA, BEN, new_game, standard_round
 
@@ -103,3 +112,20 @@ def test_retry_delays_grow_and_are_capped() -> None:
     """Backoff doubles from the first delay up to the cap."""
     policy = RetryPolicy(attempts=6, first_delay=0.1, max_delay=0.5)
     assert [policy.delay(n) for n in range(5)] == [0.1, 0.2, 0.4, 0.5, 0.5]
+
+
+async def test_a_failure_that_is_not_a_lock_is_a_store_error_at_once(store: Store) -> None:
+    """Anything else SQLite refuses (here a missing table) is not retried and raises
+    StoreIOError, a StoreError, so callers that survive a busy store survive it too."""
+    attempts = 0
+
+    async def work(connection: aiosqlite.Connection) -> None:
+        nonlocal attempts
+        attempts += 1
+        await connection.execute("SELECT * FROM nowhere")
+
+    with pytest.raises(StoreIOError) as caught:
+        await store.database.read(work)
+    assert attempts == 1
+    assert isinstance(caught.value, StoreError)
+    assert isinstance(caught.value.__cause__, sqlite3.OperationalError)
