@@ -22,9 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import logging
-import os
-import platform
 import random
 import tempfile
 import time
@@ -45,12 +42,11 @@ from .bot_load import (
     SETTLE_TIMEOUT,
     Recorder,
     _ids,
-    cpu_model,
     figures,
     game_channels,
     hand_buttons,
     make_settings,
-    pin_to_one_core,
+    prepare_run,
     untrack_bot_work,
 )
 
@@ -254,10 +250,7 @@ def main() -> None:
         "--on-loop", action="store_true", help="decide on the event loop (the former way)"
     )
     args = parser.parse_args()
-    logging.basicConfig(level=logging.WARNING)
-    pinned = pin_to_one_core()
-    print(f"machine: {cpu_model()}, nproc {os.cpu_count()}, {pinned}")
-    print(f"python {platform.python_version()}, simcord {simcord.__version__}")
+    prepare_run()
     for games in args.games:
         gc.collect()
         result = asyncio.run(

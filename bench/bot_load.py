@@ -478,6 +478,14 @@ def pin_to_one_core() -> str:
     return "not pinned (no sched_setaffinity on this OS)"
 
 
+def prepare_run() -> None:
+    """Quiet the logs, pin the process to one core and print the machine it runs on."""
+    logging.basicConfig(level=logging.WARNING)
+    pinned = pin_to_one_core()
+    print(f"machine: {cpu_model()}, nproc {os.cpu_count()}, {pinned}")
+    print(f"python {platform.python_version()}, simcord {simcord.__version__}")
+
+
 def main() -> None:
     """Run the load levels and print a markdown summary."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -485,10 +493,7 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=20, help="timed clicks per game")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    logging.basicConfig(level=logging.WARNING)
-    pinned = pin_to_one_core()
-    print(f"machine: {cpu_model()}, nproc {os.cpu_count()}, {pinned}")
-    print(f"python {platform.python_version()}, simcord {simcord.__version__}")
+    prepare_run()
     for games in args.games:
         gc.collect()
         result = asyncio.run(run_load(games, args.clicks, args.seed))
