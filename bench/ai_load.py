@@ -12,7 +12,8 @@ What is measured:
 - first response of every click of a person (gateway event to interaction callback request);
 - event-loop lag: a task that asks to wake every 10 ms records how late it wakes, which is how
   long anything else (a click, a timer) would have waited at that moment;
-- computer moves: how many were made, and the wall time of each computer decision.
+- computer moves: how many decisions were made, the wall time of each, and how long a computer
+  player waited for its decision from asking to answer (with its own thread, the queue).
 
     .venv/bin/python -m bench.ai_load --games 50 200 --seconds 60
 """
@@ -42,6 +43,7 @@ from .bot_load import (
     SETTLE_TIMEOUT,
     Recorder,
     _ids,
+    custom_id,
     figures,
     game_channels,
     hand_buttons,
@@ -66,6 +68,7 @@ class AiLoadResult:
     first_response_ms: list[float] = field(default_factory=list)
     lag_ms: list[float] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
+    answer_ms: list[float] = field(default_factory=list)
     errors: int = 0
 
 
@@ -75,6 +78,7 @@ class Seat:
 
     channel: Any
     person: Any
+    command: str
     hand: Any = None
     busy: bool = False
 
@@ -87,7 +91,11 @@ def next_click(bot: UnoBot, seat: Seat, rng: random.Random) -> Callable[[], Any]
     game = session.game
     public = seat.channel.last_message
     if game.phase is Phase.ROUND_OVER:
-        return lambda: seat.person.click(public, label="Next round")
+        # A round ended by a computer player shows its button once the coalesced edit lands.
+        button = custom_id(public, "Next round")
+        if button is None:
+            return None
+        return lambda: seat.person.click(public, custom_id=button)
     if game.current_player != str(seat.person.id):
         return None
     moves: list[str] = []
@@ -146,21 +154,27 @@ class TimedStrategy:
 
 
 @contextmanager
-def timing_decisions(out: list[float], on_loop: bool) -> Iterator[None]:
-    """Time every computer decision; with ``on_loop``, make it on the event loop itself (as
-    the bot did before decisions moved to a worker thread), for comparison."""
+def timing_decisions(result: AiLoadResult) -> Iterator[None]:
+    """Time every computer decision, and each wait for one from asking to answer (queue
+    included); with ``result.on_loop``, decide on the event loop itself (as the bot did before
+    decisions moved to their own thread), for comparison."""
     original_strategy = GameSession._strategy
     original_think = GameSession._think
 
     def timed_strategy(self: GameSession, player: str) -> Strategy:
-        return TimedStrategy(original_strategy(self, player), out)
+        return TimedStrategy(original_strategy(self, player), result.decision_ms)
 
-    async def think_on_loop(self: GameSession, strategy: Strategy, view: PlayerView) -> Move:
-        return strategy.choose_move(view, self.ai_rng)
+    async def timed_think(self: GameSession, strategy: Strategy, view: PlayerView) -> Move:
+        started = time.perf_counter()
+        try:
+            if result.on_loop:
+                return strategy.choose_move(view, self.ai_rng)
+            return await original_think(self, strategy, view)
+        finally:
+            result.answer_ms.append((time.perf_counter() - started) * 1000)
 
     GameSession._strategy = timed_strategy  # type: ignore[method-assign]
-    if on_loop:
-        GameSession._think = think_on_loop  # type: ignore[method-assign]
+    GameSession._think = timed_think  # type: ignore[method-assign]
     try:
         yield
     finally:
@@ -178,23 +192,30 @@ async def run_ai_load(
     """Start the bot in SimCord, seat one person and three computer players per channel, play."""
     rng = random.Random(seed)
     result = AiLoadResult(games, difficulty, seconds, on_loop)
-    with tempfile.TemporaryDirectory() as temp, timing_decisions(result.decision_ms, on_loop):
+    with tempfile.TemporaryDirectory() as temp, timing_decisions(result):
         settings = make_settings(Path(temp))
         bot = UnoBot(settings, shard_count=1)
         async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
             recorder = Recorder()
             recorder.install(env)
-            seats: list[Seat] = []
-            for index, guild, channel, command in game_channels(env, games):
-                person = guild.add_member(env.create_user(f"p{index}"))
-                await person.slash(channel, command, ai=COMPUTER_PLAYERS, ai_difficulty=difficulty)
-                seats.append(Seat(channel, person))
+            seats = [
+                Seat(channel, guild.add_member(env.create_user(f"p{index}")), command)
+                for index, guild, channel, command in game_channels(env, games)
+            ]
             await env.settle()
+            # Untracked before the lobbies open: SimCord's settling slows down with every
+            # session's timers (see bot_load), so each step waits for its callback instead.
             untrack_bot_work(env)
+            for seat in seats:
+                await seat.person.slash(
+                    seat.channel, seat.command, ai=COMPUTER_PLAYERS, ai_difficulty=difficulty
+                )
+                await recorder.first_response(recorder.last)
             for seat in seats:
                 await seat.person.click(seat.channel.last_message, label="Start")
                 await recorder.first_response(recorder.last)
             result.decision_ms.clear()
+            result.answer_ms.clear()
             stop = asyncio.Event()
             monitor = asyncio.ensure_future(watch_lag(result.lag_ms, stop))
             deadline = time.perf_counter() + seconds
@@ -221,7 +242,7 @@ async def run_ai_load(
 def summary(result: AiLoadResult) -> list[str]:
     """Markdown lines for one run."""
     moves = len(result.decision_ms)
-    where = "on the event loop" if result.on_loop else "in a worker thread"
+    where = "on the event loop" if result.on_loop else "on their own thread"
     return [
         f"**{result.games} games** (one person, {COMPUTER_PLAYERS} {result.difficulty} computer "
         f"players each; decisions {where}), {result.seconds:.0f} s: "
@@ -236,6 +257,8 @@ def summary(result: AiLoadResult) -> list[str]:
         f"| {figures(result.lag_ms)} |",
         f"| wall time of a computer decision (`choose_move`) | {moves:,} "
         f"| {figures(result.decision_ms)} |",
+        f"| a computer player's wait for its decision (queue included) "
+        f"| {len(result.answer_ms):,} | {figures(result.answer_ms)} |",
     ]
 
 

@@ -317,7 +317,7 @@ async def click(table: Table, recorder: Recorder, rng: random.Random) -> Sample:
 
 
 def untrack_bot_work(env: Any) -> None:
-    """Put back the event loop's own task and timer methods (see docs/benchmarks.md).
+    """Put back the event loop's own task, timer and executor methods (see docs/benchmarks.md).
 
     SimCord wraps them to track every bot task and timer for its settling and virtual clock;
     that bookkeeping costs O(tasks x timers) per click, which at 1,000 games is seconds of
@@ -330,6 +330,9 @@ def untrack_bot_work(env: Any) -> None:
     loop.call_soon = runtime.call_soon  # type: ignore[method-assign]
     loop.call_later = runtime.call_later  # type: ignore[method-assign]
     loop.call_at = runtime.call_at  # type: ignore[method-assign]
+    # Worker threads too (the computer players think in them; see bench/ai_load.py).
+    loop.call_soon_threadsafe = runtime.call_soon_threadsafe  # type: ignore[method-assign]
+    loop.run_in_executor = runtime.run_in_executor  # type: ignore[method-assign]
     # The bot's time.monotonic (hence loop.time) reads the virtual clock: give it the real one.
     release_clocks(env)
 

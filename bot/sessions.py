@@ -12,6 +12,7 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -620,9 +621,9 @@ class GameSession:
     async def _play_for(self, player: str, strategy: Strategy) -> list[ev.Event]:
         """Let ``strategy`` make ``player``'s decision (UNO calls and catches come first).
 
-        The strategy thinks in a worker thread on a snapshot of the view (a hard decision
-        takes up to 50 ms), so the event loop keeps answering other tables' clicks meanwhile;
-        the session lock, held by the caller, keeps this game unchanged until the move lands.
+        The strategy thinks on the computer players' thread, on a snapshot of the view (a hard
+        decision takes up to 50 ms), so the event loop keeps answering clicks meanwhile; the
+        session lock, held by the caller, keeps this game unchanged until the move lands.
         """
         game = self.game
         assert game is not None
@@ -635,8 +636,11 @@ class GameSession:
         return events
 
     async def _think(self, strategy: Strategy, view: PlayerView) -> Move:
-        """The strategy's move for ``view``, worked out in a worker thread."""
-        return await asyncio.to_thread(strategy.choose_move, view, self.ai_rng)
+        """The strategy's move for ``view``, worked out on the computer players' thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.manager.ai_executor, strategy.choose_move, view, self.ai_rng
+        )
 
     async def _ai_turn(self, serial: int) -> None:
         delay = self.manager.settings.ai_delay
@@ -815,6 +819,9 @@ class SessionManager:
         self._tasks: set[asyncio.Task[None]] = set()
         self.persist_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
         self.finish_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
+        # One thread for every computer player's thinking: more would only share the GIL with
+        # the event loop more ways; under load decisions queue here while clicks get through.
+        self.ai_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """A background task whose failure is logged, never silently lost."""
@@ -923,10 +930,11 @@ class SessionManager:
             raise
 
     async def shutdown(self) -> None:
-        """Let in-flight clicks finish, then stop every timer."""
+        """Let in-flight clicks finish, then stop every timer and the thinking thread."""
         for session in list(self.by_id.values()):
             await session.shutdown()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.ai_executor.shutdown(wait=False, cancel_futures=True)
