@@ -80,7 +80,6 @@ class Seat:
     person: Any
     command: str
     hand: Any = None
-    busy: bool = False
 
 
 def next_click(bot: UnoBot, seat: Seat, rng: random.Random) -> Callable[[], Any] | None:
@@ -114,14 +113,11 @@ async def play_seat(
     seat: Seat, call: Callable[[], Any], recorder: Recorder, out: list[float]
 ) -> None:
     """Make one click and record its first response."""
-    try:
-        result = await call()
-        emitted, answered = await recorder.first_response(recorder.last)
-        out.append((answered - emitted) * 1000)
-        if result.response is not None and result.response.ephemeral:
-            seat.hand = result.response
-    finally:
-        seat.busy = False
+    result = await call()
+    emitted, answered = await recorder.first_response(recorder.last)
+    out.append((answered - emitted) * 1000)
+    if result.response is not None and result.response.ephemeral:
+        seat.hand = result.response
 
 
 async def watch_lag(out: list[float], stop: asyncio.Event) -> None:
@@ -222,10 +218,9 @@ async def run_ai_load(
             while time.perf_counter() < deadline:
                 started = 0
                 for seat in seats:
-                    call = None if seat.busy else next_click(bot, seat, rng)
+                    call = next_click(bot, seat, rng)
                     if call is None:
                         continue
-                    seat.busy = True
                     # One click in flight at a time keeps the recorder's "last" unambiguous.
                     await play_seat(seat, call, recorder, result.first_response_ms)
                     started += 1
