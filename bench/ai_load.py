@@ -68,6 +68,7 @@ class AiLoadResult:
     first_response_ms: list[float] = field(default_factory=list)
     lag_ms: list[float] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
+    budget_ms: list[float] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
     errors: int = 0
 
@@ -134,6 +135,7 @@ class TimedStrategy:
 
     inner: Strategy
     out: list[float]
+    budgets: list[float]
 
     @property
     def difficulty(self) -> str:
@@ -148,6 +150,11 @@ class TimedStrategy:
         finally:
             self.out.append((time.perf_counter() - started) * 1000)
 
+    def within(self, seconds: float) -> TimedStrategy:
+        """The inner strategy within ``seconds``, still timed; the budget is recorded."""
+        self.budgets.append(seconds * 1000)
+        return TimedStrategy(self.inner.within(seconds), self.out, self.budgets)
+
 
 @contextmanager
 def timing_decisions(result: AiLoadResult) -> Iterator[None]:
@@ -158,7 +165,7 @@ def timing_decisions(result: AiLoadResult) -> Iterator[None]:
     original_think = GameSession._think
 
     def timed_strategy(self: GameSession, player: str) -> Strategy:
-        return TimedStrategy(original_strategy(self, player), result.decision_ms)
+        return TimedStrategy(original_strategy(self, player), result.decision_ms, result.budget_ms)
 
     async def timed_think(self: GameSession, strategy: Strategy, view: PlayerView) -> Move:
         started = time.perf_counter()
@@ -211,6 +218,7 @@ async def run_ai_load(
                 await seat.person.click(seat.channel.last_message, label="Start")
                 await recorder.first_response(recorder.last)
             result.decision_ms.clear()
+            result.budget_ms.clear()
             result.answer_ms.clear()
             stop = asyncio.Event()
             monitor = asyncio.ensure_future(watch_lag(result.lag_ms, stop))
@@ -252,6 +260,9 @@ def summary(result: AiLoadResult) -> list[str]:
         f"| {figures(result.lag_ms)} |",
         f"| wall time of a computer decision (`choose_move`) | {moves:,} "
         f"| {figures(result.decision_ms)} |",
+        f"| time offered to a decision (less while others queue; hard takes at most 50 ms) "
+        f"| {len(result.budget_ms):,} "
+        f"| {figures(result.budget_ms)} |",
         f"| a computer player's wait for its decision (queue included) "
         f"| {len(result.answer_ms):,} | {figures(result.answer_ms)} |",
     ]

@@ -12,7 +12,6 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ import discord
 from bot.ai import Difficulty, Strategy, strategy_for, wants_to_catch
 from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Move, Phase, PlayerView, RuleSet
 from bot.engine import events as ev
+from bot.thinking import Thinker
 from bot.ui import render
 from bot.ui.text import card_text, faces_text, narrate
 
@@ -637,10 +637,7 @@ class GameSession:
 
     async def _think(self, strategy: Strategy, view: PlayerView) -> Move:
         """The strategy's move for ``view``, worked out on the computer players' thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self.manager.ai_executor, strategy.choose_move, view, self.ai_rng
-        )
+        return await self.manager.thinker.decide(strategy, view, self.ai_rng)
 
     async def _ai_turn(self, serial: int) -> None:
         delay = self.manager.settings.ai_delay
@@ -819,9 +816,7 @@ class SessionManager:
         self._tasks: set[asyncio.Task[None]] = set()
         self.persist_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
         self.finish_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
-        # One thread for every computer player's thinking: more would only share the GIL with
-        # the event loop more ways; under load decisions queue here while clicks get through.
-        self.ai_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
+        self.thinker = Thinker()
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """A background task whose failure is logged, never silently lost."""
@@ -937,4 +932,4 @@ class SessionManager:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.ai_executor.shutdown(wait=False, cancel_futures=True)
+        self.thinker.shutdown()

@@ -40,6 +40,10 @@ class Strategy(Protocol):
         """A move from ``view.legal_moves`` (ValueError if the view awaits nothing from us)."""
         ...
 
+    def within(self, seconds: float) -> Strategy:
+        """The same player taking at most ``seconds`` per decision (itself if it is quicker)."""
+        ...
+
 
 def strategy_for(difficulty: Difficulty, catch_rate: float = DEFAULT_CATCH_RATE) -> Strategy:
     """The strategy for ``difficulty``; ``catch_rate`` is how often it catches a missed UNO."""

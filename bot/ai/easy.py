@@ -28,3 +28,7 @@ class EasyStrategy:
         if not moves:
             raise ValueError(f"{view.player} has nothing to decide")
         return rng.choice(moves)
+
+    def within(self, seconds: float) -> EasyStrategy:
+        """Itself: a random move takes no time worth limiting."""
+        return self

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from bot.engine.cards import Color, Face, Kind
@@ -97,6 +97,12 @@ class HardStrategy(NormalStrategy):
     max_rollouts: int | None = None
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
     difficulty: ClassVar[str] = "hard"
+
+    def within(self, seconds: float) -> HardStrategy:
+        """The same player with at most ``seconds`` per decision (never more than its own)."""
+        if self.budget_seconds is None or seconds >= self.budget_seconds:
+            return self
+        return replace(self, budget_seconds=seconds)
 
     # ------------------------------------------------------------------ decisions
 

@@ -54,6 +54,10 @@ class NormalStrategy:
             raise ValueError(f"{view.player} has nothing to decide")
         return self.decide(Table(view), rng)
 
+    def within(self, seconds: float) -> NormalStrategy:
+        """Itself: the heuristic takes well under a millisecond."""
+        return self
+
     def decide(self, table: Table, rng: random.Random) -> Move:
         """The move for the pending decision once UNO calls and catches are out of the way."""
         phase = table.view.phase

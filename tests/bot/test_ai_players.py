@@ -200,6 +200,9 @@ async def test_computer_players_think_off_the_event_loop(
             threads.append(threading.current_thread())
             return self.inner.choose_move(view, rng)
 
+        def within(self, seconds: float) -> Strategy:
+            return Watched(self.inner.within(seconds))
+
     def watched(self: GameSession, player: str) -> Any:
         return Watched(choose_strategy(self, player))
 
