@@ -649,7 +649,7 @@ class GameSession:
                 return
             try:
                 events = await self._play_for(player, self._strategy(player))
-            except (IllegalMove, ValueError):
+            except Exception:
                 # A strategy bug must never stall the table: fall back to the timeout move.
                 log.exception("session %s: computer player %s failed", self.id, player)
                 events = game.auto_play(player)

@@ -219,6 +219,34 @@ async def test_computer_players_think_off_the_event_loop(
     assert threads and all(t.name.startswith("ai") for t in threads)
 
 
+async def test_a_failing_computer_player_takes_the_timeout_move_instead(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in a strategy never stalls the table: the AI's turn falls back to a draw."""
+
+    class Broken:
+        difficulty = "hard"
+
+        def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
+            raise RuntimeError("a bug in a strategy")
+
+        def within(self, seconds: float) -> Strategy:
+            return self
+
+    monkeypatch.setattr(GameSession, "_strategy", lambda self, player: Broken())
+    table = Table(world, 1)
+    await table.open("uno classic start", ai=1, ai_difficulty="hard")
+    await table.players[0].click(table.public, label="Start")
+    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
+    human, computer = table.game.players
+    hand = await table.hand(human)
+    await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    await world.env.settle()
+    assert table.game.current_player == human
+    assert len(table.game.hand(computer)) == 4
+    assert table.game.top_face().name() == "Red 1"
+
+
 async def test_a_computer_player_removed_from_a_lobby_stays_out_after_a_restart(
     world: World, settings: Settings
 ) -> None:
