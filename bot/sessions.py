@@ -635,6 +635,16 @@ class GameSession:
                 break
         return events
 
+    async def _play_or_fall_back(self, player: str, strategy: Strategy) -> list[ev.Event]:
+        """``_play_for``; if the strategy fails, the timeout move, so the table never stalls."""
+        try:
+            return await self._play_for(player, strategy)
+        except Exception:
+            log.exception("session %s: computer player %s failed", self.id, player)
+            game = self.game
+            assert game is not None
+            return game.auto_play(player)
+
     async def _think(self, strategy: Strategy, view: PlayerView) -> Move:
         """The strategy's move for ``view``, worked out on the computer players' thread."""
         return await self.manager.thinker.decide(strategy, view, self.ai_rng)
@@ -647,12 +657,7 @@ class GameSession:
             game, player = self._turn_due(serial)
             if game is None or player is None:
                 return
-            try:
-                events = await self._play_for(player, self._strategy(player))
-            except Exception:
-                # A strategy bug must never stall the table: fall back to the timeout move.
-                log.exception("session %s: computer player %s failed", self.id, player)
-                events = game.auto_play(player)
+            events = await self._play_or_fall_back(player, self._strategy(player))
             self._record(events, player, turn_move=True)
             await self.save()
 
@@ -696,7 +701,7 @@ class GameSession:
             if game is None or player is None:
                 return
             if self.ai_takeover:
-                events = await self._play_for(player, strategy_for("normal", 0.0))
+                events = await self._play_or_fall_back(player, strategy_for("normal", 0.0))
             else:
                 events = game.auto_play(player)
             count = self.timeouts_in_row.get(player, 0) + 1

@@ -109,6 +109,18 @@ async def test_ai_catches_a_forgotten_uno(world: World) -> None:
     assert "caught anna without UNO" in embed_text(table.public)
 
 
+class BrokenStrategy:
+    """A strategy with a bug: every decision raises."""
+
+    difficulty = "hard"
+
+    def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
+        raise RuntimeError("a bug in a strategy")
+
+    def within(self, seconds: float) -> Strategy:
+        return self
+
+
 async def test_timeout_takeover_plays_a_card_instead_of_drawing(world: World) -> None:
     """With ai_takeover a timed-out player's turn is played by the normal AI."""
     table = Table(world, 2)
@@ -117,6 +129,20 @@ async def test_timeout_takeover_plays_a_card_instead_of_drawing(world: World) ->
     await world.env.advance_time(61)
     assert len(table.game.hands[0]) == 2
     assert table.game.phase not in TERMINAL
+
+
+async def test_a_failing_takeover_still_ends_the_timed_out_turn(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the takeover AI fails, the timed-out player draws as without takeover."""
+
+    monkeypatch.setattr("bot.sessions.strategy_for", lambda *_: BrokenStrategy())
+    table = Table(world, 2)
+    await table.start("uno classic start", ai_takeover=True)
+    rig(table, ["R5 R6 R7", "G1 G2 G3"], top="R3", current=0)
+    await world.env.advance_time(61)
+    assert len(table.game.hands[0]) == 4
+    assert table.game.current_player == table.game.players[1]
 
 
 async def test_remove_ai_mid_game_stops_its_pending_turn(world: World) -> None:
@@ -224,16 +250,7 @@ async def test_a_failing_computer_player_takes_the_timeout_move_instead(
 ) -> None:
     """A bug in a strategy never stalls the table: the AI's turn falls back to a draw."""
 
-    class Broken:
-        difficulty = "hard"
-
-        def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
-            raise RuntimeError("a bug in a strategy")
-
-        def within(self, seconds: float) -> Strategy:
-            return self
-
-    monkeypatch.setattr(GameSession, "_strategy", lambda self, player: Broken())
+    monkeypatch.setattr(GameSession, "_strategy", lambda *_: BrokenStrategy())
     table = Table(world, 1)
     await table.open("uno classic start", ai=1, ai_difficulty="hard")
     await table.players[0].click(table.public, label="Start")
