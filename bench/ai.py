@@ -17,12 +17,19 @@ import platform
 import random
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from bot.ai import Difficulty, HardStrategy, Strategy, strategy_for, wants_to_catch
-from bot.engine import Game, RuleSet
+from bot.ai import (
+    DEFAULT_CATCH_RATE,
+    Difficulty,
+    HardStrategy,
+    Strategy,
+    strategy_for,
+    wants_to_catch,
+)
+from bot.engine import Game, Move, RuleSet
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.rules import Variant
 
@@ -80,6 +87,51 @@ def parse_override(text: str) -> tuple[str, float | int | None]:
     return name, float(raw) if "." in raw or "e" in raw else int(raw)
 
 
+# One decision of a bench round: (game, player to move, the round's rng) -> that player's move.
+Decide = Callable[[Game, str, random.Random], Move]
+PLAYERS = tuple(f"p{s}" for s in range(SEATS))
+
+
+def play_seeded_round(
+    variant: Variant,
+    index: int,
+    seed: int,
+    decide: Decide,
+    catch_rates: Mapping[str, float] | None = None,
+) -> Game | None:
+    """Round ``index`` of ``seed`` (its deal and its rng follow from both), every decision made
+    by ``decide``; a forgotten UNO is caught by the first player who wants to (at their rate in
+    ``catch_rates``, else the default). The finished game, or None when the round has not ended
+    within ``MAX_DECISIONS`` decisions."""
+    rng = random.Random(seed * 1_000_003 + index)
+    rules = RuleSet(variant=variant, target=100_000)
+    game = Game.new(list(PLAYERS), rules, seed=seed * 7919 + index)
+    for _ in range(MAX_DECISIONS):
+        if game.phase in TERMINAL_PHASES:
+            return game
+        if game.catchable() is not None:
+            for p in PLAYERS:
+                rate = DEFAULT_CATCH_RATE if catch_rates is None else catch_rates[p]
+                catch = wants_to_catch(game.view_for(p), rng, rate)
+                if catch is not None:
+                    game.apply(p, catch)
+                    break
+        player = game.current_player
+        assert player is not None
+        game.apply(player, decide(game, player, rng))
+    return None
+
+
+def hero_against(hero: Strategy, villain: Strategy, hero_player: str) -> Decide:
+    """Decisions by ``hero`` for ``hero_player`` and by ``villain`` for everyone else."""
+
+    def decide(game: Game, player: str, rng: random.Random) -> Move:
+        strategy = hero if player == hero_player else villain
+        return strategy.choose_move(game.view_for(player), rng)
+
+    return decide
+
+
 def play_round(
     hero: Difficulty,
     villain: Difficulty,
@@ -89,37 +141,27 @@ def play_round(
     overrides: Overrides = (),
 ) -> Tally:
     """One seeded round with the hero in seat ``index % 4``."""
-    hero_seat = index % SEATS
-    players = [f"p{s}" for s in range(SEATS)]
-    strategies = {
-        p: tuned(hero if s == hero_seat else villain, overrides) for s, p in enumerate(players)
-    }
-    rng = random.Random(seed * 1_000_003 + index)
-    game = Game.new(players, RuleSet(variant=variant, target=100_000), seed=seed * 7919 + index)
+    hero_player = PLAYERS[index % SEATS]
+    strategies = {p: tuned(hero if p == hero_player else villain, overrides) for p in PLAYERS}
     tally = Tally(rounds=1)
-    for _ in range(MAX_DECISIONS):
-        if game.phase in TERMINAL_PHASES:
-            break
-        if game.catchable() is not None:
-            for p in players:
-                catch = wants_to_catch(game.view_for(p), rng, strategies[p].catch_rate)  # type: ignore[attr-defined]
-                if catch is not None:
-                    game.apply(p, catch)
-                    break
-        player = game.current_player
-        assert player is not None
+
+    def timed(game: Game, player: str, rng: random.Random) -> Move:
         started = time.perf_counter()
         move = strategies[player].choose_move(game.view_for(player), rng)
         elapsed = time.perf_counter() - started
-        (tally.hero_times if player == players[hero_seat] else tally.other_times).append(elapsed)
-        game.apply(player, move)
-    else:
+        (tally.hero_times if player == hero_player else tally.other_times).append(elapsed)
+        return move
+
+    rates = {p: strategy.catch_rate for p, strategy in strategies.items()}  # type: ignore[attr-defined]
+    game = play_seeded_round(variant, index, seed, timed, rates)
+    if game is None:
         tally.unfinished = 1
         return tally
     result = game.history[-1]
-    tally.hero_wins = int(result.winner == players[hero_seat])
+    tally.hero_wins = int(result.winner == hero_player)
+    hero_seat = PLAYERS.index(hero_player)
     for offset in range(SEATS):
-        tally.points[offset].append(result.awarded[players[(hero_seat + offset) % SEATS]])
+        tally.points[offset].append(result.awarded[PLAYERS[(hero_seat + offset) % SEATS]])
     return tally
 
 

@@ -25,13 +25,12 @@ from typing import Literal
 
 from bot.ai import HardStrategy, NormalStrategy
 from bot.ai.montecarlo import Rollouts, Sampler, can_sample, fork, rollout_value
-from bot.ai.table import Table, bookkeeping_move, wants_to_catch
-from bot.engine import Game, RuleSet
-from bot.engine.game import TERMINAL_PHASES
+from bot.ai.table import Table, bookkeeping_move
+from bot.engine import Game
 from bot.engine.moves import Move
 from bot.engine.rules import Variant
 
-from .ai import MAX_DECISIONS, SEATS, batches, wilson
+from .ai import PLAYERS, SEATS, batches, play_seeded_round, wilson
 
 Knowledge = Literal["view", "colours", "next", "hands"]
 
@@ -119,28 +118,16 @@ def judged_move(
 
 def play_round(variant: Variant, index: int, seed: int, knowledge: Knowledge, rollouts: int) -> int:
     """One seeded round; 1 if the hero (seat ``index % 4``) won it."""
-    players = [f"p{s}" for s in range(SEATS)]
-    hero_player = players[index % SEATS]
+    hero_player = PLAYERS[index % SEATS]
     hero, normal = HardStrategy(), NormalStrategy()
-    rng = random.Random(seed * 1_000_003 + index)
-    game = Game.new(players, RuleSet(variant=variant, target=100_000), seed=seed * 7919 + index)
-    for _ in range(MAX_DECISIONS):
-        if game.phase in TERMINAL_PHASES:
-            return int(game.history[-1].winner == hero_player)
-        if game.catchable() is not None:
-            for p in players:
-                catch = wants_to_catch(game.view_for(p), rng, normal.catch_rate)
-                if catch is not None:
-                    game.apply(p, catch)
-                    break
-        player = game.current_player
-        assert player is not None
+
+    def decide(game: Game, player: str, rng: random.Random) -> Move:
         if player == hero_player:
-            move = judged_move(hero, game, player, rng, knowledge, rollouts)
-        else:
-            move = normal.choose_move(game.view_for(player), rng)
-        game.apply(player, move)
-    return 0
+            return judged_move(hero, game, player, rng, knowledge, rollouts)
+        return normal.choose_move(game.view_for(player), rng)
+
+    game = play_seeded_round(variant, index, seed, decide)
+    return 0 if game is None else int(game.history[-1].winner == hero_player)
 
 
 def run_batch(args: tuple[Variant, int, int, int, Knowledge, int]) -> int:

@@ -18,16 +18,14 @@ import dataclasses
 import random
 from concurrent.futures import ProcessPoolExecutor
 
-from bot.ai import HardStrategy, NormalStrategy, knowledge, montecarlo, wants_to_catch
+from bot.ai import HardStrategy, NormalStrategy, knowledge, montecarlo
 from bot.ai.knowledge import HandReading
 from bot.ai.table import Table
-from bot.engine import Game, RuleSet
-from bot.engine.game import TERMINAL_PHASES
 from bot.engine.moves import DRAW, Move
 from bot.engine.rules import Variant
 from bot.engine.view import OpponentView
 
-from .ai import MAX_DECISIONS, SEATS, batches, wilson
+from .ai import PLAYERS, SEATS, batches, hero_against, play_seeded_round, wilson
 
 ROLLOUTS_PER_DECISION = 60
 
@@ -61,27 +59,12 @@ def play_rounds(job: tuple[float, bool, Variant, int, int, int]) -> tuple[int, i
     villain = LapsingNormal(lapse=lapse)
     wins = finished = 0
     for index in range(start, stop):
-        players = [f"p{s}" for s in range(SEATS)]
-        hero_seat = index % SEATS
-        rng = random.Random(seed * 1_000_003 + index)
-        game = Game.new(players, RuleSet(variant=variant, target=100_000), seed=seed * 7919 + index)
-        for _ in range(MAX_DECISIONS):
-            if game.phase in TERMINAL_PHASES:
-                break
-            if game.catchable() is not None:
-                for p in players:
-                    catch = wants_to_catch(game.view_for(p), rng, villain.catch_rate)
-                    if catch is not None:
-                        game.apply(p, catch)
-                        break
-            player = game.current_player
-            assert player is not None
-            strategy = hero if player == players[hero_seat] else villain
-            game.apply(player, strategy.choose_move(game.view_for(player), rng))
-        else:
+        hero_player = PLAYERS[index % SEATS]
+        game = play_seeded_round(variant, index, seed, hero_against(hero, villain, hero_player))
+        if game is None:
             continue
         finished += 1
-        wins += game.history[-1].winner == players[hero_seat]
+        wins += game.history[-1].winner == hero_player
     return wins, finished
 
 
