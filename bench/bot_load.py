@@ -272,8 +272,13 @@ class LoadResult:
 
 
 def make_settings(folder: Path) -> Settings:
-    """Production defaults, except the database path and a fake token."""
-    return Settings(discord_token=SecretStr(FAKE_TOKEN), db_path=folder / "uno.db")
+    """Production defaults, except the database path, a fake token and no turn reminders.
+
+    The drivers find each table as its channel's last message, and a turn that waits for the
+    driver longer than ``turn_reminder`` would get a reminder posted after the table. Reminders
+    only come for turns left idle, which these benches do not model.
+    """
+    return Settings(discord_token=SecretStr(FAKE_TOKEN), db_path=folder / "uno.db", turn_reminder=0)
 
 
 def game_channels(env: Any, games: int) -> Iterator[tuple[int, Any, Any, str]]:

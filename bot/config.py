@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     guild_id: int | None = Field(default=None, description="sync commands to this guild only")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     turn_timeout: int = Field(default=60, ge=10, le=3600)
+    turn_reminder: float = Field(default=15.0, ge=0.0, le=3600.0)
     lobby_timeout: int = Field(default=600, ge=30, le=86_400)
     next_round_delay: int = Field(default=30, ge=0, le=600)
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)

@@ -67,6 +67,8 @@ class SessionSnapshot(TableSnapshot):
     log: list[str]
     timeouts_in_row: dict[str, int]
     recorded_rounds: int
+    # The turn reminder still up when this was saved (older snapshots have none).
+    reminder_id: int | None = None
 
 
 class LobbySnapshot(TableSnapshot):
@@ -100,6 +102,7 @@ def dump_session(session: GameSession, recorded_rounds: int) -> str:
         log=list(session.log),
         timeouts_in_row=dict(session.timeouts_in_row),
         recorded_rounds=recorded_rounds,
+        reminder_id=session.reminder_id,
     ).model_dump_json()
 
 

@@ -113,6 +113,8 @@ class GameSession:
         self.seats: list[Seat] = [host]
         self.game: Game | None = None
         self.message_id: int | None = None
+        # The message that pinged the person whose turn is running late (deleted when it ends).
+        self.reminder_id: int | None = None
         self.serial = 0
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.lock = asyncio.Lock()
@@ -167,6 +169,7 @@ class GameSession:
         session.log.extend(saved.log)
         session.timeouts_in_row = dict(saved.timeouts_in_row)
         session.recorded_rounds = saved.recorded_rounds
+        session.reminder_id = saved.reminder_id
         session.db_game_id = db_game_id
         session.game = game
         return session
@@ -196,6 +199,8 @@ class GameSession:
         game = self.game
         assert game is not None
         self.log.append("♻️ The bot restarted: the game goes on. Press Hand for your cards.")
+        # The turn timer starts afresh, and with it the reminder.
+        self._clear_reminder()
         if game.phase is Phase.ROUND_OVER:
             self._schedule_next_round()
         elif game.phase not in TERMINAL:
@@ -596,6 +601,7 @@ class GameSession:
     def _after_state_change(self) -> None:
         game = self.game
         assert game is not None
+        self._clear_reminder()
         if game.phase is Phase.ROUND_OVER:
             self._cancel(self._turn_task)
             self._schedule_next_round()
@@ -695,7 +701,14 @@ class GameSession:
                     return
 
     async def _turn_timer(self, serial: int) -> None:
-        await asyncio.sleep(self.turn_timeout)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.turn_timeout
+        reminder = self.manager.settings.turn_reminder
+        if 0 < reminder < self.turn_timeout:
+            await asyncio.sleep(reminder)
+            left = self.turn_timeout - reminder
+            self.manager.spawn(self._remind(serial, left), f"remind-{self.id}")
+        await asyncio.sleep(max(0.0, deadline - loop.time()))
         async with self.lock:
             game, player = self._turn_due(serial)
             if game is None or player is None:
@@ -711,6 +724,46 @@ class GameSession:
             self._record(events, None, turn_move=True)
             self.timeouts_in_row[player] = count
             await self.save()
+
+    async def _remind(self, serial: int, left: float) -> None:
+        """Ping the person whose turn it still is, in a message of its own: Discord does not
+        notify for a mention added to the table by an edit."""
+        async with self.lock:
+            game, player = self._turn_due(serial)
+            seat = next((s for s in self.seats if s.player_id == player), None)
+            if game is None or seat is None or seat.user_id is None or self.reminder_id:
+                return
+            channel = self.manager.bot.get_partial_messageable(self.channel_id)
+            text = (
+                f"⏰ <@{seat.user_id}>, it's your turn in UNO: {round(left)} s left before the "
+                f"bot moves for you. Press **Hand** on the table: {self.jump_url}"
+            )
+            try:
+                message = await channel.send(
+                    text,
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
+                )
+            except discord.HTTPException as exc:
+                log.warning("session %s: turn reminder failed: %s", self.id, exc)
+                return
+            self.reminder_id = message.id
+            # Saved, so a restart in the middle of the turn still deletes it.
+            await self.save()
+
+    def _clear_reminder(self) -> None:
+        """Delete the turn reminder, if one is up (its turn is over)."""
+        if self.reminder_id is None:
+            return
+        message_id, self.reminder_id = self.reminder_id, None
+        self.manager.spawn(self._delete_message(message_id), f"unremind-{self.id}")
+
+    async def _delete_message(self, message_id: int) -> None:
+        channel = self.manager.bot.get_partial_messageable(self.channel_id)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as exc:
+            # Already deleted by someone, or no permission: nothing is left to do.
+            log.info("session %s: could not delete message %s: %s", self.id, message_id, exc)
 
     def _schedule_next_round(self) -> None:
         self._cancel(self._round_task)
@@ -775,6 +828,7 @@ class GameSession:
         self.closed = True
         for task in (self._turn_task, self._lobby_task, self._round_task):
             self._cancel(task)
+        self._clear_reminder()
 
     @staticmethod
     def _cancel(task: asyncio.Task[None] | None) -> None:
