@@ -185,11 +185,9 @@ async def test_remove_ai_is_for_the_host_and_needs_a_computer_player(world: Worl
     assert "There is no computer player at this table" in none_left.response.content
 
 
-async def test_a_computer_players_turn_resumes_after_a_restart(
-    world: World, settings: Settings
-) -> None:
-    """A restart while a hard computer player waits out its delay: it is still hard, and moves."""
-    world.bot.settings.ai_delay = 10.0
+async def person_plays_red_1_before_a_hard_ai(world: World) -> tuple[Table, str, str]:
+    """A person (Red 1) and one hard AI (R4 G2 G3) on Red 9: the person plays Red 1, so the
+    AI's turn starts. Returns the table, the person and the AI."""
     table = Table(world, 1)
     await table.open("uno classic start", ai=1, ai_difficulty="hard")
     await table.players[0].click(table.public, label="Start")
@@ -197,6 +195,15 @@ async def test_a_computer_players_turn_resumes_after_a_restart(
     human, computer = table.game.players
     hand = await table.hand(human)
     await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    return table, human, computer
+
+
+async def test_a_computer_players_turn_resumes_after_a_restart(
+    world: World, settings: Settings
+) -> None:
+    """A restart while a hard computer player waits out its delay: it is still hard, and moves."""
+    world.bot.settings.ai_delay = 10.0
+    table, human, computer = await person_plays_red_1_before_a_hard_ai(world)
     assert table.game.current_player == computer
 
     settings.ai_delay = 10.0
@@ -233,13 +240,7 @@ async def test_computer_players_think_off_the_event_loop(
         return Watched(choose_strategy(self, player))
 
     monkeypatch.setattr(GameSession, "_strategy", watched)
-    table = Table(world, 1)
-    await table.open("uno classic start", ai=1, ai_difficulty="hard")
-    await table.players[0].click(table.public, label="Start")
-    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
-    human = table.game.players[0]
-    hand = await table.hand(human)
-    await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    table, _, _ = await person_plays_red_1_before_a_hard_ai(world)
     await world.env.settle()
     assert table.game.top_face().name() == "Red 4"
     assert threads and all(t.name.startswith("ai") for t in threads)
@@ -251,13 +252,7 @@ async def test_a_failing_computer_player_takes_the_timeout_move_instead(
     """A bug in a strategy never stalls the table: the AI's turn falls back to a draw."""
 
     monkeypatch.setattr(GameSession, "_strategy", lambda *_: BrokenStrategy())
-    table = Table(world, 1)
-    await table.open("uno classic start", ai=1, ai_difficulty="hard")
-    await table.players[0].click(table.public, label="Start")
-    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
-    human, computer = table.game.players
-    hand = await table.hand(human)
-    await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    table, human, computer = await person_plays_red_1_before_a_hard_ai(world)
     await world.env.settle()
     assert table.game.current_player == human
     assert len(table.game.hand(computer)) == 4

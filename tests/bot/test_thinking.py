@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import threading
 from dataclasses import dataclass, field
@@ -39,6 +40,22 @@ def _view() -> PlayerView:
     return game.view_for(player)
 
 
+async def busy_thinker() -> tuple[Thinker, PlayerView, Recording, asyncio.Future[Move]]:
+    """A thinker whose thread is held by a first decision (``release`` lets it finish)."""
+    thinker = Thinker()
+    view = _view()
+    busy = Recording(release=threading.Event())
+    first = asyncio.ensure_future(thinker.decide(busy, view, random.Random(0)))
+    await asyncio.to_thread(busy.started.wait, 10)
+    return thinker, view, busy, first
+
+
+def release(busy: Recording) -> None:
+    """Let the decision holding the thread finish."""
+    assert busy.release is not None
+    busy.release.set()
+
+
 def test_an_idle_thread_gives_the_whole_budget_and_a_long_queue_the_least() -> None:
     """Nothing waiting: more than hard's own budget, so hard keeps its 50 ms."""
     assert budget_for(0) == QUEUE_SECONDS >= HardStrategy().budget_seconds  # type: ignore[operator]
@@ -59,16 +76,12 @@ def test_hard_only_ever_gets_quicker() -> None:
 
 async def test_decisions_queued_behind_others_share_the_time() -> None:
     """Four decisions queue behind a busy thread: each gets the share for those behind it."""
-    thinker = Thinker()
-    view = _view()
-    busy = Recording(release=threading.Event())
-    first = asyncio.ensure_future(thinker.decide(busy, view, random.Random(0)))
-    await asyncio.to_thread(busy.started.wait, 10)
+    thinker, view, busy, first = await busy_thinker()
     queued = Recording()
     rest = [asyncio.ensure_future(thinker.decide(queued, view, random.Random(0))) for _ in range(4)]
     await asyncio.sleep(0)
     assert thinker.waiting == 4
-    busy.release.set()  # type: ignore[union-attr]
+    release(busy)
     moves = await asyncio.gather(first, *rest)
     assert all(move in view.legal_moves for move in moves)
     assert busy.offered == [budget_for(0)]
@@ -79,17 +92,16 @@ async def test_decisions_queued_behind_others_share_the_time() -> None:
 
 async def test_a_decision_cancelled_in_the_queue_is_not_counted_as_waiting() -> None:
     """A turn cancelled while its decision waits (AI removed) leaves the count right."""
-    thinker = Thinker()
-    view = _view()
-    busy = Recording(release=threading.Event())
-    first = asyncio.ensure_future(thinker.decide(busy, view, random.Random(0)))
-    await asyncio.to_thread(busy.started.wait, 10)
+    thinker, view, busy, first = await busy_thinker()
     dropped = Recording()
     cancelled = asyncio.ensure_future(thinker.decide(dropped, view, random.Random(0)))
     await asyncio.sleep(0)
     assert thinker.waiting == 1
     cancelled.cancel()
-    busy.release.set()  # type: ignore[union-attr]
+    # Once the cancelled turn has ended, its queued decision can no longer start.
+    with contextlib.suppress(asyncio.CancelledError):
+        await cancelled
+    release(busy)
     await first
     later = Recording()
     await thinker.decide(later, view, random.Random(0))
