@@ -14,7 +14,7 @@ from cogs.leaderboard import LeaderboardButton
 from .config import Settings
 from .persistence import Persistence
 from .sessions import SessionManager
-from .store import Store
+from .store import ConnectionSettings, Store
 from .ui.render import UnoButton
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,9 @@ class UnoBot(commands.AutoShardedBot):
         db_path = Path(self.settings.db_path)
         if str(db_path) != ":memory:":
             db_path.parent.mkdir(parents=True, exist_ok=True)
-        self._store = await Store.open(db_path)
+        self._store = await Store.open(
+            db_path, ConnectionSettings(synchronous=self.settings.db_synchronous)
+        )
         log.info("store open at %s", db_path)
         persistence = Persistence(self._store)
         persistence.install(self.sessions)

@@ -29,6 +29,9 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token"),
     )
     db_path: Path = Path("./data/uno.db")
+    # NORMAL (with WAL) keeps every commit through a killed process; FULL also through a power
+    # loss, at the cost of an fsync per write.
+    db_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
     guild_id: int | None = Field(default=None, description="sync commands to this guild only")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     turn_timeout: int = Field(default=60, ge=10, le=3600)
@@ -46,7 +49,7 @@ class Settings(BaseSettings):
             raise ValueError("does not look like a bot token (three dot-separated parts)")
         return SecretStr(value.get_secret_value().strip())
 
-    @field_validator("log_level", mode="before")
+    @field_validator("log_level", "db_synchronous", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value

@@ -109,3 +109,15 @@ def test_dockerfile_matches_the_settings_and_layout() -> None:
     assert re.search(r"^USER (?!root)\w+", dockerfile, flags=re.MULTILINE)
     assert dockerfile.index("requirements.txt") < dockerfile.index("COPY bot")
     assert "db_path" in Settings.model_fields
+
+
+def test_db_synchronous_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    """UNO_DB_SYNCHRONOUS=full means FULL; the default is NORMAL."""
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
+    monkeypatch.setenv("UNO_CONFIG", "absent.toml")
+    assert load_settings().db_synchronous == "NORMAL"
+    monkeypatch.setenv("UNO_DB_SYNCHRONOUS", "full")
+    assert load_settings().db_synchronous == "FULL"
+    monkeypatch.setenv("UNO_DB_SYNCHRONOUS", "off")
+    with pytest.raises(ConfigError, match="UNO_DB_SYNCHRONOUS"):
+        load_settings()

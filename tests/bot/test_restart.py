@@ -360,3 +360,14 @@ async def test_a_failing_disk_never_costs_the_move_or_the_game(
     await restart(world, settings)
     table.forget_session()
     assert table.game.to_dict() == before
+
+
+@pytest.mark.parametrize(("setting", "pragma"), [("NORMAL", 1), ("FULL", 2)])
+async def test_the_store_opens_with_the_chosen_durability(
+    world: World, settings: Settings, setting: str, pragma: int
+) -> None:
+    """db_synchronous reaches SQLite: FULL syncs every write to disk (survives a power cut)."""
+    chosen = settings.model_copy(update={"db_synchronous": setting})
+    bot = await restart(world, chosen)
+    cursor = await bot.store.database.connection.execute("PRAGMA synchronous")
+    assert tuple(await cursor.fetchone()) == (pragma,)  # type: ignore[arg-type]
