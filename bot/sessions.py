@@ -728,23 +728,27 @@ class GameSession:
     async def _remind(self, serial: int, left: float) -> None:
         """Ping the person whose turn it still is, in a message of its own: Discord does not
         notify for a mention added to the table by an edit."""
-        async with self.lock:
-            game, player = self._turn_due(serial)
-            seat = next((s for s in self.seats if s.player_id == player), None)
-            if game is None or seat is None or seat.user_id is None or self.reminder_id:
-                return
-            channel = self.manager.bot.get_partial_messageable(self.channel_id)
-            text = (
-                f"⏰ <@{seat.user_id}>, it's your turn in UNO: {round(left)} s left before the "
-                f"bot moves for you. Press **Hand** on the table: {self.jump_url}"
+        game, player = self._turn_due(serial)
+        seat = next((s for s in self.seats if s.player_id == player), None)
+        if game is None or seat is None or seat.user_id is None or self.reminder_id:
+            return
+        channel = self.manager.bot.get_partial_messageable(self.channel_id)
+        text = (
+            f"⏰ <@{seat.user_id}>, it's your turn in UNO: {round(left)} s left before the "
+            f"bot moves for you. Press **Hand** on the table: {self.jump_url}"
+        )
+        # Sent without the session lock: a slow or rate-limited send must not hold up clicks.
+        try:
+            message = await channel.send(
+                text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)])
             )
-            try:
-                message = await channel.send(
-                    text,
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
-                )
-            except discord.HTTPException as exc:
-                log.warning("session %s: turn reminder failed: %s", self.id, exc)
+        except discord.HTTPException as exc:
+            log.warning("session %s: turn reminder failed: %s", self.id, exc)
+            return
+        async with self.lock:
+            if self._turn_due(serial)[1] != player or self.reminder_id is not None:
+                # The turn ended while the reminder was on its way.
+                self.manager.spawn(self._delete_message(message.id), f"unremind-{self.id}")
                 return
             self.reminder_id = message.id
             # Saved, so a restart in the middle of the turn still deletes it.
