@@ -18,6 +18,39 @@ from .conftest import World
 from .driver import TERMINAL, Table, buttons, embed_text, labels, rig
 
 
+async def started_with_ais(world: World, people: int, ais: int, **options: Any) -> Table:
+    """A classic game of ``people`` members and ``ais`` computer players, started."""
+    table = Table(world, people)
+    await table.open("uno classic start", ai=ais, **options)
+    await table.players[0].click(table.public, label="Start")
+    return table
+
+
+async def person_plays_red_1_before_an_ai(
+    world: World, difficulty: str = "hard"
+) -> tuple[Table, str, str]:
+    """A person (Red 1) and one computer player (R4 G2 G3) on Red 9: the person plays Red 1,
+    so the AI's turn starts. Returns the table, the person and the AI."""
+    table = await started_with_ais(world, 1, 1, ai_difficulty=difficulty)
+    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
+    human, computer = table.game.players
+    hand = await table.hand(human)
+    await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    return table, human, computer
+
+
+class BrokenStrategy:
+    """A strategy with a bug: every decision raises."""
+
+    difficulty = "hard"
+
+    def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
+        raise RuntimeError("a bug in a strategy")
+
+    def within(self, seconds: float) -> Strategy:
+        return self
+
+
 async def test_start_option_seats_computer_players(world: World) -> None:
     """/uno flip start ai:3 seats three clearly named computer players."""
     await world.members[0].slash(world.channel, "uno flip start", ai=3, ai_difficulty="hard")
@@ -70,13 +103,7 @@ async def test_one_human_and_three_ais_play_to_the_end(world: World, command: st
 async def test_ai_waits_for_its_delay(world: World) -> None:
     """A computer player moves only after the configured delay."""
     world.bot.settings.ai_delay = 10.0
-    table = Table(world, 1)
-    await table.open("uno classic start", ai=1)
-    await table.players[0].click(table.public, label="Start")
-    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
-    anna = table.game.players[0]
-    hand = await table.hand(anna)
-    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    table, _, _ = await person_plays_red_1_before_an_ai(world, "normal")
     await world.env.advance_time(9)
     assert table.game.current_player == table.game.players[1]
     await world.env.advance_time(2)
@@ -86,9 +113,7 @@ async def test_ai_waits_for_its_delay(world: World) -> None:
 async def test_ai_stops_when_the_game_ends(world: World) -> None:
     """After /uno end no computer player moves any more."""
     world.bot.settings.ai_delay = 10.0
-    table = Table(world, 1)
-    await table.open("uno classic start", ai=2)
-    await table.players[0].click(table.public, label="Start")
+    table = await started_with_ais(world, 1, 2)
     before = table.game.to_dict()
     await table.players[0].slash(world.channel, "uno end")
     await world.env.advance_time(60)
@@ -98,27 +123,13 @@ async def test_ai_stops_when_the_game_ends(world: World) -> None:
 async def test_ai_catches_a_forgotten_uno(world: World) -> None:
     """A computer player catches a person who forgot UNO (catch rate 1 here)."""
     world.bot.settings.ai_catch_rate = 1.0
-    table = Table(world, 2)
-    await table.open("uno classic start", ai=1)
-    await table.players[0].click(table.public, label="Start")
+    table = await started_with_ais(world, 2, 1)
     rig(table, ["R5 R6", "G1 G2 G3", "Y1 Y2 Y3"], top="R3", current=0)
     anna = table.game.players[0]
     hand = await table.hand(anna)
     await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
     assert len(table.game.hands[0]) == 3
     assert "caught anna without UNO" in embed_text(table.public)
-
-
-class BrokenStrategy:
-    """A strategy with a bug: every decision raises."""
-
-    difficulty = "hard"
-
-    def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
-        raise RuntimeError("a bug in a strategy")
-
-    def within(self, seconds: float) -> Strategy:
-        return self
 
 
 async def test_timeout_takeover_plays_a_card_instead_of_drawing(world: World) -> None:
@@ -148,9 +159,7 @@ async def test_a_failing_takeover_still_ends_the_timed_out_turn(
 async def test_remove_ai_mid_game_stops_its_pending_turn(world: World) -> None:
     """/uno remove-ai takes a computer player out while its turn is pending: it never moves."""
     world.bot.settings.ai_delay = 10.0
-    table = Table(world, 1)
-    await table.open("uno classic start", ai=2)
-    await table.players[0].click(table.public, label="Start")
+    table = await started_with_ais(world, 1, 2)
     rig(table, ["R1 R2 R3", "R4 G2 G3", "R5 Y2 Y3"], top="R9", current=0)
     human, removed, staying = table.game.players
     hand = await table.hand(human)
@@ -185,25 +194,12 @@ async def test_remove_ai_is_for_the_host_and_needs_a_computer_player(world: Worl
     assert "There is no computer player at this table" in none_left.response.content
 
 
-async def person_plays_red_1_before_a_hard_ai(world: World) -> tuple[Table, str, str]:
-    """A person (Red 1) and one hard AI (R4 G2 G3) on Red 9: the person plays Red 1, so the
-    AI's turn starts. Returns the table, the person and the AI."""
-    table = Table(world, 1)
-    await table.open("uno classic start", ai=1, ai_difficulty="hard")
-    await table.players[0].click(table.public, label="Start")
-    rig(table, ["R1 R2 R3", "R4 G2 G3"], top="R9", current=0)
-    human, computer = table.game.players
-    hand = await table.hand(human)
-    await table.press(human, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
-    return table, human, computer
-
-
 async def test_a_computer_players_turn_resumes_after_a_restart(
     world: World, settings: Settings
 ) -> None:
     """A restart while a hard computer player waits out its delay: it is still hard, and moves."""
     world.bot.settings.ai_delay = 10.0
-    table, human, computer = await person_plays_red_1_before_a_hard_ai(world)
+    table, human, computer = await person_plays_red_1_before_an_ai(world)
     assert table.game.current_player == computer
 
     settings.ai_delay = 10.0
@@ -240,7 +236,7 @@ async def test_computer_players_think_off_the_event_loop(
         return Watched(choose_strategy(self, player))
 
     monkeypatch.setattr(GameSession, "_strategy", watched)
-    table, _, _ = await person_plays_red_1_before_a_hard_ai(world)
+    table, _, _ = await person_plays_red_1_before_an_ai(world)
     await world.env.settle()
     assert table.game.top_face().name() == "Red 4"
     assert threads and all(t.name.startswith("ai") for t in threads)
@@ -252,7 +248,7 @@ async def test_a_failing_computer_player_takes_the_timeout_move_instead(
     """A bug in a strategy never stalls the table: the AI's turn falls back to a draw."""
 
     monkeypatch.setattr(GameSession, "_strategy", lambda *_: BrokenStrategy())
-    table, human, computer = await person_plays_red_1_before_a_hard_ai(world)
+    table, human, computer = await person_plays_red_1_before_an_ai(world)
     await world.env.settle()
     assert table.game.current_player == human
     assert len(table.game.hand(computer)) == 4
