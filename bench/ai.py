@@ -141,7 +141,8 @@ def play_round(
     overrides: Overrides = (),
 ) -> Tally:
     """One seeded round with the hero in seat ``index % 4``."""
-    hero_player = PLAYERS[index % SEATS]
+    hero_seat = index % SEATS
+    hero_player = PLAYERS[hero_seat]
     strategies = {p: tuned(hero if p == hero_player else villain, overrides) for p in PLAYERS}
     tally = Tally(rounds=1)
 
@@ -159,7 +160,6 @@ def play_round(
         return tally
     result = game.history[-1]
     tally.hero_wins = int(result.winner == hero_player)
-    hero_seat = PLAYERS.index(hero_player)
     for offset in range(SEATS):
         tally.points[offset].append(result.awarded[PLAYERS[(hero_seat + offset) % SEATS]])
     return tally
