@@ -1,0 +1,350 @@
+"""The public table as one picture: top card, colour, direction, every hand's count and backs.
+
+Built from pure inputs (TablePicture), so it can be tested and benchmarked without Discord.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.engine.cards import Color, Face, Side
+from bot.engine.view import PlayerView
+
+from ..text import sort_key
+from .cache import CardArt
+from .draw import SUPERSAMPLE, Back, Font, font, shape_mask
+from .names import name_font, safe_name
+from .palette import INK, RGB, SHAPES, WHITE, WORDS, Palette
+
+WIDTH = 800
+PAD = 20
+HEADER = 250
+MINI = 60  # mini card height in the fanned rows
+MINI_STEP = 17  # the visible strip of a fanned mini card (its sign and shape)
+FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
+MAX_BYTES = 100_000
+FELT: dict[Side, RGB] = {Side.LIGHT: (22, 92, 62), Side.DARK: (34, 20, 52)}
+CELL: dict[Side, RGB] = {Side.LIGHT: (34, 115, 80), Side.DARK: (54, 36, 78)}
+CURRENT: RGB = (255, 205, 60)
+MUTED: RGB = (210, 225, 215)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPicture:
+    """One player as the table shows them; ``backs`` are the faces everyone sees (Flip)."""
+
+    name: str
+    count: int
+    is_current: bool = False
+    backs: tuple[Face, ...] | None = None
+    said_uno: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TablePicture:
+    """Everything the table picture shows, in seat order (play goes down the list when
+    ``direction`` is 1)."""
+
+    variant: str
+    side: Side
+    top: Face
+    color: Color | None
+    direction: int
+    players: tuple[SeatPicture, ...]
+    draw_pile_count: int
+    draw_pile_back: Face | None = None
+
+
+def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
+    """The picture's inputs from a view (a spectator's or a player's: both are public here)."""
+    by_player = {o.player: o for o in view.opponents}
+    order = view.seats or tuple(by_player)
+    seats = []
+    for player in order:
+        other = by_player.get(player)
+        if other is not None:
+            count, backs, uno = other.card_count, other.backs, other.called_uno
+        else:  # the view's own seat: its count and backs are public at the table too
+            count, uno = len(view.hand), view.called_uno
+            backs = (
+                tuple(h.back for h in view.hand if h.back is not None)
+                if view.variant == "flip"
+                else None
+            )
+        seats.append(SeatPicture(name(player), count, player == view.current_player, backs, uno))
+    return TablePicture(
+        variant=view.variant,
+        side=view.side,
+        top=view.top,
+        color=view.color,
+        direction=view.direction,
+        players=tuple(seats),
+        draw_pile_count=view.draw_pile_count,
+        draw_pile_back=view.draw_pile_back,
+    )
+
+
+def render_table(picture: TablePicture, art: CardArt) -> Image.Image:
+    """The table picture as an RGB image, WIDTH pixels wide."""
+    layout = _Layout(picture)
+    canvas = _background(picture, layout, art.palette)
+    draw = ImageDraw.Draw(canvas)
+    _header(canvas, draw, picture, art)
+    for index, seat in enumerate(picture.players):
+        _seat(canvas, draw, picture, layout, index, seat, art)
+    return canvas
+
+
+def table_png(picture: TablePicture, art: CardArt) -> bytes:
+    """The table picture as PNG bytes, palette-quantised to stay under MAX_BYTES."""
+    image = render_table(picture, art)
+    for colors in (256, 128, 64):
+        out = io.BytesIO()
+        image.quantize(colors, method=Image.Quantize.FASTOCTREE).save(out, "PNG", optimize=True)
+        if out.tell() <= MAX_BYTES:
+            break
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------------- layout
+
+
+class _Layout:
+    """Where every seat's cell goes: one column up to 3 players, two beyond."""
+
+    def __init__(self, picture: TablePicture) -> None:
+        count = len(picture.players)
+        self.columns = 1 if count <= 3 else 2
+        self.cell_width = (WIDTH - 2 * PAD - (self.columns - 1) * PAD // 2) // self.columns
+        self.fan_width = self.cell_width - 28
+        self.lines = [self._fan_lines(seat) for seat in picture.players]
+        rows = -(-count // self.columns)
+        self.row_heights = [
+            max(
+                self._cell_height(self.lines[i])
+                for i in range(r * self.columns, min(count, (r + 1) * self.columns))
+            )
+            for r in range(rows)
+        ]
+        self.height = HEADER + sum(self.row_heights) + PAD // 2 * rows + PAD // 2
+
+    def _fan_lines(self, seat: SeatPicture) -> int:
+        shown = len(seat.backs) if seat.backs is not None else min(seat.count, 1)
+        if shown == 0:
+            return 0
+        per_line = (self.fan_width - _mini_width()) // MINI_STEP + 1
+        return min(FAN_LINES, -(-shown // per_line)) if seat.backs is not None else 1
+
+    @staticmethod
+    def _cell_height(lines: int) -> int:
+        return 52 + lines * (MINI + 6) + (6 if lines else 0)
+
+    def cell(self, index: int) -> tuple[int, int, int, int]:
+        """The (x, y, width, height) of seat ``index``'s cell."""
+        row, column = divmod(index, self.columns)
+        x = PAD + column * (self.cell_width + PAD // 2)
+        y = HEADER + sum(self.row_heights[:row]) + PAD // 2 * row
+        return x, y, self.cell_width, self.row_heights[row]
+
+
+def _mini_width() -> int:
+    return round(MINI / 1.5)
+
+
+def _next_seat(picture: TablePicture) -> int | None:
+    current = next((i for i, s in enumerate(picture.players) if s.is_current), None)
+    if current is None or len(picture.players) < 2:
+        return None
+    return (current + picture.direction) % len(picture.players)
+
+
+# ---------------------------------------------------------------------- drawing
+
+
+def _background(picture: TablePicture, layout: _Layout, palette: Palette) -> Image.Image:
+    """Felt, cells and the fixed shapes, drawn supersampled so their edges are smooth."""
+    s = SUPERSAMPLE
+    big = Image.new("RGB", (WIDTH * s, layout.height * s), FELT[picture.side])
+    draw = ImageDraw.Draw(big)
+    following = _next_seat(picture)
+    for index, seat in enumerate(picture.players):
+        x, y, w, h = layout.cell(index)
+        box = (x * s, y * s, (x + w) * s, (y + h) * s)
+        if seat.is_current:
+            draw.rounded_rectangle(box, 14 * s, fill=CURRENT)
+            inner = (box[0] + 4 * s, box[1] + 4 * s, box[2] - 4 * s, box[3] - 4 * s)
+            draw.rounded_rectangle(inner, 11 * s, fill=_lighter(CELL[picture.side], 0.12))
+        else:
+            draw.rounded_rectangle(box, 14 * s, fill=CELL[picture.side])
+        if index == following:
+            draw.rounded_rectangle(box, 14 * s, outline=MUTED, width=2 * s)
+    # The colour in play: a swatch with its shape, so it reads without colour vision.
+    sx, sy = 360, 34
+    fill = palette.fill(picture.color) if picture.color is not None else (90, 90, 96)
+    draw.rounded_rectangle((sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, fill=fill)
+    draw.rounded_rectangle(
+        (sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, outline=WHITE, width=3 * s
+    )
+    if picture.color is not None:
+        shape = SHAPES[picture.color]
+        for radius, colour in ((22, INK), (17, WHITE)):
+            mask = shape_mask(shape, radius * s)
+            big.paste(colour, ((sx + 36 - radius) * s, (sy + 32 - radius) * s), mask)
+    # The top card's halo in the colour in play.
+    draw.rounded_rectangle((154 * s, 10 * s, 306 * s, 240 * s), 18 * s, fill=fill)
+    return big.reduce(s)
+
+
+def _lighter(color: RGB, amount: float) -> RGB:
+    return (
+        round(color[0] + (255 - color[0]) * amount),
+        round(color[1] + (255 - color[1]) * amount),
+        round(color[2] + (255 - color[2]) * amount),
+    )
+
+
+def _direction_icon(direction: int, r: int = 24) -> Image.Image:
+    """A circular arrow: clockwise for direction 1, its mirror image for -1."""
+    s = SUPERSAMPLE
+    size = (2 * r + 24) * s
+    icon = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(icon)
+    c = size / 2
+    draw.arc((c - r * s, c - r * s, c + r * s, c + r * s), 20, 320, fill=WHITE, width=7 * s)
+    end = math.radians(320)
+    ex, ey = c + r * s * math.cos(end), c + r * s * math.sin(end)
+    tangent = end + math.pi / 2
+    normal = tangent + math.pi / 2
+    tip = (ex + 14 * s * math.cos(tangent), ey + 14 * s * math.sin(tangent))
+    left = (ex + 12 * s * math.cos(normal), ey + 12 * s * math.sin(normal))
+    right = (ex - 12 * s * math.cos(normal), ey - 12 * s * math.sin(normal))
+    draw.polygon([tip, left, right], fill=WHITE)
+    icon = icon.reduce(s)
+    return icon if direction == 1 else icon.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+
+
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    face: Font,
+    fill: RGB = WHITE,
+    anchor: str = "lm",
+    stroke: int = 0,
+) -> None:
+    draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=INK)
+
+
+def _paste(canvas: Image.Image, image: Image.Image, x: int, y: int) -> None:
+    canvas.paste(image, (x, y), image)
+
+
+def _header(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, picture: TablePicture, art: CardArt
+) -> None:
+    flip = picture.variant == "flip"
+    back_side = Side.LIGHT if picture.side is Side.DARK else Side.DARK
+    # The draw pile: in Flip its top card's other side is public; otherwise a plain back.
+    if picture.draw_pile_count and flip and picture.draw_pile_back is not None:
+        pile = art.face_image(picture.draw_pile_back, back_side, 165)
+    elif picture.draw_pile_count:
+        pile = art.back_image(Back.CLASSIC if not flip else Back(back_side.name.lower()), 165)
+    else:
+        pile = None
+    if pile is not None:
+        _paste(canvas, pile, PAD + 4, 26)
+    else:
+        draw.rounded_rectangle((PAD + 4, 26, PAD + 114, 191), 10, outline=MUTED, width=3)
+    _text(
+        draw, (PAD + 59, 214), f"Draw: {picture.draw_pile_count}", font(24), anchor="mm", stroke=2
+    )
+    top = art.face_image(picture.top, picture.side, 210)
+    _paste(canvas, top, 160, 16)
+    word = WORDS[picture.color] if picture.color is not None else "ANY COLOUR"
+    x_word = 360 + (70 if picture.color is not None else 125)
+    anchor = "lm" if picture.color is not None else "mm"
+    _text(draw, (x_word, 66), word, font(32), anchor=anchor, stroke=3)
+    icon = _direction_icon(picture.direction)
+    _paste(canvas, icon, 385 - icon.width // 2, 142 - icon.height // 2)
+    clockwise = picture.direction == 1
+    _text(draw, (422, 142), "Clockwise" if clockwise else "Counter-clockwise", font(28), stroke=2)
+    following = _next_seat(picture)
+    if following is not None:
+        seat = picture.players[following]
+        label = "Next: " + safe_name(seat.name, name_font(26), 330, f"Player {following + 1}")
+        _text(draw, (360, 208), label, name_font(26), MUTED, stroke=2)
+    if flip:
+        dark = picture.side is Side.DARK
+        paper, ink = (INK, WHITE) if dark else (WHITE, INK)
+        draw.rounded_rectangle((630, 38, 780, 94), 16, fill=paper, outline=ink, width=2)
+        _text(draw, (705, 66), "DARK SIDE" if dark else "LIGHT SIDE", font(22), ink, "mm")
+
+
+def _seat(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    picture: TablePicture,
+    layout: _Layout,
+    index: int,
+    seat: SeatPicture,
+    art: CardArt,
+) -> None:
+    x, y, w, _ = layout.cell(index)
+    count_font = font(30)
+    count_text = f"{seat.count} card" + ("" if seat.count == 1 else "s")
+    count_width = count_font.getlength(count_text)
+    uno = seat.said_uno and seat.count == 1
+    name_x = x + 14
+    if seat.is_current:
+        draw.polygon([(x + 14, y + 14), (x + 14, y + 40), (x + 34, y + 27)], fill=CURRENT)
+        name_x = x + 42
+    room = x + w - 16 - count_width - 14 - (70 if uno else 0) - name_x
+    label = safe_name(seat.name, name_font(26), room, f"Player {index + 1}")
+    _text(draw, (name_x, y + 27), label, name_font(26), WHITE, stroke=2)
+    _text(
+        draw,
+        (x + w - 16, y + 27),
+        count_text,
+        count_font,
+        CURRENT if seat.is_current else WHITE,
+        "rm",
+        2,
+    )
+    if uno:
+        ux = x + w - 16 - count_width - 76
+        draw.rounded_rectangle((ux, y + 12, ux + 64, y + 42), 12, fill=(220, 40, 40))
+        _text(draw, (ux + 32, y + 27), "UNO!", font(20), WHITE, "mm")
+    _fan(canvas, picture, layout, index, seat, art, x + 14, y + 52)
+
+
+def _fan(
+    canvas: Image.Image,
+    picture: TablePicture,
+    layout: _Layout,
+    index: int,
+    seat: SeatPicture,
+    art: CardArt,
+    x: int,
+    y: int,
+) -> None:
+    """The seat's cards fanned: the backs everyone sees (Flip), or plain backs (classic)."""
+    lines = layout.lines[index]
+    if not lines:
+        return
+    back_side = Side.LIGHT if picture.side is Side.DARK else Side.DARK
+    minis: Sequence[Image.Image]
+    if seat.backs is not None:
+        faces = sorted(seat.backs, key=sort_key)
+        minis = [art.mini_image(face, back_side, MINI) for face in faces]
+    else:
+        minis = [art.mini_image(None, None, MINI)] * min(seat.count, 30)
+    per_line = -(-len(minis) // lines)
+    step = min(MINI_STEP, (layout.fan_width - _mini_width()) / max(1, per_line - 1))
+    for i, mini in enumerate(minis):
+        line, position = divmod(i, per_line)
+        _paste(canvas, mini, x + round(position * step), y + line * (MINI + 6))
