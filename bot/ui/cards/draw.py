@@ -59,6 +59,13 @@ _ACTION_WORDS: dict[Kind, str] = {
     Kind.WILD_SWAP_HANDS: "SWAP",
     Kind.WILD_CUSTOMIZABLE: "CUSTOM",
 }
+# The fanned rows show a wild's sign in a narrow strip: letters, as the wheel leaves no room.
+_MINI_WILD: dict[Kind, str] = {
+    Kind.WILD: "W",
+    Kind.WILD_SHUFFLE_HANDS: "SH",
+    Kind.WILD_SWAP_HANDS: "SW",
+    Kind.WILD_CUSTOMIZABLE: "C",
+}
 _PLUS: dict[Kind, str] = {
     Kind.DRAW_ONE: "+1",
     Kind.DRAW_TWO: "+2",
@@ -424,8 +431,8 @@ def draw_mini(face: Face | None, side: Side | None, palette: Palette, height: in
     if face.color is None:
         pen.rounded((8, 8, 92, 142), 9, WILD_FIELD)
         _wheel(pen, 32, 36, 21, side, palette)
-        plus = _PLUS.get(face.kind)
-        pen.text(32, 84, plus or "W", 36, WHITE, 3)
+        sign = _PLUS.get(face.kind) or _MINI_WILD[face.kind]
+        pen.text(32, 84, sign, 36 if len(sign) < 2 else 30, WHITE, 3)
         return pen.finish()
     field = palette.fill(face.color)
     pen.rounded((8, 8, 92, 142), 9, field)
