@@ -24,14 +24,47 @@ from .palette import INK, RGB, SHAPES, WHITE, WORDS, Palette
 WIDTH = 800
 PAD = 20
 HEADER = 250
-MINI = 60  # mini card height in the fanned rows
-MINI_STEP = 17  # the visible strip of a fanned mini card (its sign and shape)
+# Fanned mini cards: (height, visible strip showing its sign and shape). Up to 6 players they
+# are as large as a phone needs; more players get smaller ones so the picture stays short.
+MINI_SIZES = ((6, 72, 21), (10, 60, 17))
 FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
 MAX_BYTES = 100_000
-FELT: dict[Side, RGB] = {Side.LIGHT: (22, 92, 62), Side.DARK: (34, 20, 52)}
-CELL: dict[Side, RGB] = {Side.LIGHT: (34, 115, 80), Side.DARK: (54, 36, 78)}
-CURRENT: RGB = (255, 205, 60)
-MUTED: RGB = (210, 225, 215)
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """The table's own colours: a light table for the light side (and classic), a dark one for
+    the dark side, both neutral so no card colour blends into them."""
+
+    felt: RGB
+    cell: RGB
+    current_cell: RGB
+    current: RGB  # the border and marker of the player to move
+    text: RGB
+    stroke: int  # outline width of text, for white text on the dark table
+    muted: RGB
+
+
+THEMES: dict[Side, Theme] = {
+    Side.LIGHT: Theme(
+        felt=(226, 222, 212),
+        cell=(247, 245, 239),
+        current_cell=(255, 243, 196),
+        current=(222, 150, 0),
+        text=INK,
+        stroke=0,
+        muted=(105, 105, 110),
+    ),
+    Side.DARK: Theme(
+        felt=(20, 18, 28),
+        cell=(46, 42, 60),
+        current_cell=(70, 62, 88),
+        current=(255, 205, 60),
+        text=WHITE,
+        stroke=2,
+        muted=(185, 185, 200),
+    ),
+}
 # The felt and cells are large and low in contrast: twice the size is smooth enough and a
 # quarter of the cards' cost (the whole picture drawn 3x was a third of its render time).
 BACKGROUND_SAMPLES = 2
@@ -125,6 +158,8 @@ class _Layout:
         self.columns = 1 if count <= 3 else 2
         self.cell_width = (WIDTH - 2 * PAD - (self.columns - 1) * PAD // 2) // self.columns
         self.fan_width = self.cell_width - 28
+        _, self.mini, self.step = next(size for size in MINI_SIZES if count <= size[0])
+        self.mini_width = round(self.mini / 1.5)
         self.lines = [self._fan_lines(seat) for seat in picture.players]
         rows = -(-count // self.columns)
         self.row_heights = [
@@ -140,12 +175,11 @@ class _Layout:
         shown = len(seat.backs) if seat.backs is not None else min(seat.count, 1)
         if shown == 0:
             return 0
-        per_line = (self.fan_width - _mini_width()) // MINI_STEP + 1
+        per_line = (self.fan_width - self.mini_width) // self.step + 1
         return min(FAN_LINES, -(-shown // per_line)) if seat.backs is not None else 1
 
-    @staticmethod
-    def _cell_height(lines: int) -> int:
-        return 52 + lines * (MINI + 6) + (6 if lines else 0)
+    def _cell_height(self, lines: int) -> int:
+        return 52 + lines * (self.mini + 6) + (6 if lines else 0)
 
     def cell(self, index: int) -> tuple[int, int, int, int]:
         """The (x, y, width, height) of seat ``index``'s cell."""
@@ -153,10 +187,6 @@ class _Layout:
         x = PAD + column * (self.cell_width + PAD // 2)
         y = HEADER + sum(self.row_heights[:row]) + PAD // 2 * row
         return x, y, self.cell_width, self.row_heights[row]
-
-
-def _mini_width() -> int:
-    return round(MINI / 1.5)
 
 
 def _next_seat(picture: TablePicture) -> int | None:
@@ -172,33 +202,35 @@ def _next_seat(picture: TablePicture) -> int | None:
 def _background(picture: TablePicture, layout: _Layout, palette: Palette) -> Image.Image:
     """Felt, cells and the fixed shapes, drawn supersampled so their edges are smooth."""
     s = BACKGROUND_SAMPLES
-    big = Image.new("RGB", (WIDTH * s, layout.height * s), FELT[picture.side])
+    theme = THEMES[picture.side]
+    big = Image.new("RGB", (WIDTH * s, layout.height * s), theme.felt)
     draw = ImageDraw.Draw(big)
     following = _next_seat(picture)
     for index, seat in enumerate(picture.players):
         x, y, w, h = layout.cell(index)
         box = (x * s, y * s, (x + w) * s, (y + h) * s)
         if seat.is_current:
-            draw.rounded_rectangle(box, 14 * s, fill=CURRENT)
+            draw.rounded_rectangle(box, 14 * s, fill=theme.current)
             inner = (box[0] + 4 * s, box[1] + 4 * s, box[2] - 4 * s, box[3] - 4 * s)
-            draw.rounded_rectangle(inner, 11 * s, fill=_lighter(CELL[picture.side], 0.12))
+            draw.rounded_rectangle(inner, 11 * s, fill=theme.current_cell)
         else:
-            draw.rounded_rectangle(box, 14 * s, fill=CELL[picture.side])
+            draw.rounded_rectangle(box, 14 * s, fill=theme.cell)
         if index == following:
-            draw.rounded_rectangle(box, 14 * s, outline=MUTED, width=2 * s)
+            draw.rounded_rectangle(box, 14 * s, outline=theme.muted, width=2 * s)
     # The colour in play: a swatch with its shape, so it reads without colour vision.
     sx, sy = 360, 34
     fill = palette.fill(picture.color) if picture.color is not None else (90, 90, 96)
     draw.rounded_rectangle((sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, fill=fill)
     draw.rounded_rectangle(
-        (sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, outline=WHITE, width=3 * s
+        (sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, outline=INK, width=3 * s
     )
     if picture.color is not None:
         shape = SHAPES[picture.color]
         for radius, colour in ((22, INK), (17, WHITE)):
             mask = shape_mask(shape, radius * s)
             big.paste(colour, ((sx + 36 - radius) * s, (sy + 32 - radius) * s), mask)
-    # The top card's halo in the colour in play.
+    # The top card's halo in the colour in play, edged so it stands out from any table.
+    draw.rounded_rectangle((152 * s, 8 * s, 308 * s, 242 * s), 19 * s, fill=INK)
     draw.rounded_rectangle((154 * s, 10 * s, 306 * s, 240 * s), 18 * s, fill=fill)
     return big.reduce(s)
 
@@ -211,14 +243,14 @@ def _lighter(color: RGB, amount: float) -> RGB:
     )
 
 
-def _direction_icon(direction: int, r: int = 24) -> Image.Image:
+def _direction_icon(direction: int, color: RGB, r: int = 24) -> Image.Image:
     """A circular arrow: clockwise for direction 1, its mirror image for -1."""
     s = SUPERSAMPLE
     size = (2 * r + 24) * s
     icon = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(icon)
     c = size / 2
-    draw.arc((c - r * s, c - r * s, c + r * s, c + r * s), 20, 320, fill=WHITE, width=7 * s)
+    draw.arc((c - r * s, c - r * s, c + r * s, c + r * s), 20, 320, fill=color, width=7 * s)
     end = math.radians(320)
     ex, ey = c + r * s * math.cos(end), c + r * s * math.sin(end)
     tangent = end + math.pi / 2
@@ -226,7 +258,7 @@ def _direction_icon(direction: int, r: int = 24) -> Image.Image:
     tip = (ex + 14 * s * math.cos(tangent), ey + 14 * s * math.sin(tangent))
     left = (ex + 12 * s * math.cos(normal), ey + 12 * s * math.sin(normal))
     right = (ex - 12 * s * math.cos(normal), ey - 12 * s * math.sin(normal))
-    draw.polygon([tip, left, right], fill=WHITE)
+    draw.polygon([tip, left, right], fill=color)
     icon = icon.reduce(s)
     return icon if direction == 1 else icon.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
 
@@ -250,6 +282,7 @@ def _paste(canvas: Image.Image, image: Image.Image, x: int, y: int) -> None:
 def _header(
     canvas: Image.Image, draw: ImageDraw.ImageDraw, picture: TablePicture, art: CardArt
 ) -> None:
+    theme = THEMES[picture.side]
     flip = picture.variant == "flip"
     back_side = Side.LIGHT if picture.side is Side.DARK else Side.DARK
     # The draw pile: in Flip its top card's other side is public; otherwise a plain back.
@@ -262,25 +295,24 @@ def _header(
     if pile is not None:
         _paste(canvas, pile, PAD + 4, 26)
     else:
-        draw.rounded_rectangle((PAD + 4, 26, PAD + 114, 191), 10, outline=MUTED, width=3)
-    _text(
-        draw, (PAD + 59, 214), f"Draw: {picture.draw_pile_count}", font(24), anchor="mm", stroke=2
-    )
+        draw.rounded_rectangle((PAD + 4, 26, PAD + 114, 191), 10, outline=theme.muted, width=3)
+    count = f"Draw: {picture.draw_pile_count}"
+    _text(draw, (PAD + 59, 214), count, font(24), theme.text, "mm", theme.stroke)
     top = art.face_image(picture.top, picture.side, 210)
     _paste(canvas, top, 160, 16)
     word = WORDS[picture.color] if picture.color is not None else "ANY COLOUR"
     x_word = 360 + (70 if picture.color is not None else 125)
     anchor = "lm" if picture.color is not None else "mm"
     _text(draw, (x_word, 66), word, font(32), anchor=anchor, stroke=3)
-    icon = _direction_icon(picture.direction)
+    icon = _direction_icon(picture.direction, theme.text)
     _paste(canvas, icon, 385 - icon.width // 2, 142 - icon.height // 2)
-    clockwise = picture.direction == 1
-    _text(draw, (422, 142), "Clockwise" if clockwise else "Counter-clockwise", font(28), stroke=2)
+    way = "Clockwise" if picture.direction == 1 else "Counter-clockwise"
+    _text(draw, (422, 142), way, font(28), theme.text, stroke=theme.stroke)
     following = _next_seat(picture)
     if following is not None:
         seat = picture.players[following]
         label = "Next: " + safe_name(seat.name, name_font(26), 330, f"Player {following + 1}")
-        _text(draw, (360, 208), label, name_font(26), MUTED, stroke=2)
+        _text(draw, (360, 208), label, name_font(26), theme.muted, stroke=theme.stroke)
     if flip:
         dark = picture.side is Side.DARK
         paper, ink = (INK, WHITE) if dark else (WHITE, INK)
@@ -297,6 +329,7 @@ def _seat(
     seat: SeatPicture,
     art: CardArt,
 ) -> None:
+    theme = THEMES[picture.side]
     x, y, w, _ = layout.cell(index)
     count_font = font(30)
     count_text = f"{seat.count} card" + ("" if seat.count == 1 else "s")
@@ -304,20 +337,13 @@ def _seat(
     uno = seat.said_uno and seat.count == 1
     name_x = x + 14
     if seat.is_current:
-        draw.polygon([(x + 14, y + 14), (x + 14, y + 40), (x + 34, y + 27)], fill=CURRENT)
-        name_x = x + 42
+        marker = [(x + 14, y + 13), (x + 14, y + 41), (x + 36, y + 27)]
+        draw.polygon(marker, fill=theme.current, outline=INK)
+        name_x = x + 44
     room = x + w - 16 - count_width - 14 - (70 if uno else 0) - name_x
     label = safe_name(seat.name, name_font(26), room, f"Player {index + 1}")
-    _text(draw, (name_x, y + 27), label, name_font(26), WHITE, stroke=2)
-    _text(
-        draw,
-        (x + w - 16, y + 27),
-        count_text,
-        count_font,
-        CURRENT if seat.is_current else WHITE,
-        "rm",
-        2,
-    )
+    _text(draw, (name_x, y + 27), label, name_font(26), theme.text, stroke=theme.stroke)
+    _text(draw, (x + w - 16, y + 27), count_text, count_font, theme.text, "rm", theme.stroke)
     if uno:
         ux = x + w - 16 - count_width - 76
         draw.rounded_rectangle((ux, y + 12, ux + 64, y + 42), 12, fill=(220, 40, 40))
@@ -343,11 +369,11 @@ def _fan(
     minis: Sequence[Image.Image]
     if seat.backs is not None:
         faces = sorted(seat.backs, key=sort_key)
-        minis = [art.mini_image(face, back_side, MINI) for face in faces]
+        minis = [art.mini_image(face, back_side, layout.mini) for face in faces]
     else:
-        minis = [art.mini_image(None, None, MINI)] * min(seat.count, 30)
+        minis = [art.mini_image(None, None, layout.mini)] * min(seat.count, 30)
     per_line = -(-len(minis) // lines)
-    step = min(MINI_STEP, (layout.fan_width - _mini_width()) / max(1, per_line - 1))
+    step = min(layout.step, (layout.fan_width - layout.mini_width) / max(1, per_line - 1))
     for i, mini in enumerate(minis):
         line, position = divmod(i, per_line)
-        _paste(canvas, mini, x + round(position * step), y + line * (MINI + 6))
+        _paste(canvas, mini, x + round(position * step), y + line * (layout.mini + 6))
