@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.cards                 # defaults: 30 table repeats
     .venv/bin/python -m bench.cards --repeats 5     # quicker
+    .venv/bin/python -m bench.cards --cpu           # CPU time instead of wall time
 
 Faces: every distinct face (120) drawn fresh at the card height the bot uses, then the same
 through CardArt from memory and from a disk folder a new CardArt opens. Tables: Flip and
@@ -46,14 +47,23 @@ def _ms(seconds: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered) * 1000, p99 * 1000, ordered[-1] * 1000
 
 
-def _time(call: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    call()
-    return time.perf_counter() - start
+Clock = Callable[[], float]
 
 
-def time_faces(height: int = CARD_HEIGHT) -> dict[str, tuple[float, float, float]]:
+def _timer(clock: Clock) -> Callable[[Callable[[], object]], float]:
+    def timed(call: Callable[[], object]) -> float:
+        start = clock()
+        call()
+        return clock() - start
+
+    return timed
+
+
+def time_faces(
+    height: int = CARD_HEIGHT, clock: Clock = time.perf_counter
+) -> dict[str, tuple[float, float, float]]:
     """(p50, p99, max) ms: drawing each face fresh, as an emoji, and cache hits."""
+    _time = _timer(clock)
     faces = all_faces()
     draw_face(*faces[0], STANDARD, height)  # load the font once, as a running bot has
     fresh = [_time(partial(draw_face, f, s, STANDARD, height)) for f, s in faces]
@@ -116,8 +126,9 @@ class TableRow:
     size: int
 
 
-def time_tables(repeats: int) -> list[TableRow]:
+def time_tables(repeats: int, clock: Clock = time.perf_counter) -> list[TableRow]:
     """Render and encode every table shape ``repeats`` times (the first with a cold cache)."""
+    _time = _timer(clock)
     rows = []
     for variant in ("flip", "classic"):
         for players in (2, 4, 10):
@@ -141,16 +152,23 @@ def main(argv: list[str] | None = None) -> None:
     """Print the face and table figures as Markdown tables."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time with the process's CPU clock (steadier than wall time on a busy machine)",
+    )
     args = parser.parse_args(argv)
+    clock = time.process_time if args.cpu else time.perf_counter
+    print(f"clock: {'process CPU time' if args.cpu else 'wall time'}")
     print("| Faces (120, at", CARD_HEIGHT, "px) | p50 ms | p99 ms | max ms |")
     print("| --- | --- | --- | --- |")
-    for label, (p50, p99, worst) in time_faces().items():
+    for label, (p50, p99, worst) in time_faces(clock=clock).items():
         print(f"| {label} | {p50:.2f} | {p99:.2f} | {worst:.2f} |")
     print()
     limit = f"PNG bytes (limit {MAX_BYTES:,})"
     print(f"| Table | players | cards each | cold ms | p50 ms | p99 ms | {limit} |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for row in time_tables(args.repeats):
+    for row in time_tables(args.repeats, clock):
         print(
             f"| {row.variant} | {row.players} | {row.cards} | {row.cold_ms:.1f} | "
             f"{row.p50_ms:.1f} | {row.p99_ms:.1f} | {row.size:,} |"

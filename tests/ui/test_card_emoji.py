@@ -17,6 +17,12 @@ from bot.ui.text import COLOR_EMOJI
 RED_5 = Face(Color.RED, Kind.NUMBER, 5)
 
 
+@pytest.fixture(scope="module")
+def art() -> CardArt:
+    """One art cache for the module, so the 120 emoji pictures are drawn once."""
+    return CardArt()
+
+
 @dataclass
 class FakeEmoji:
     """The three fields the module reads of a discord.Emoji."""
@@ -68,14 +74,14 @@ def test_names_are_valid_unique_and_fit_the_limit() -> None:
     )
 
 
-async def test_missing_emoji_are_created_once_and_reused_after_a_restart() -> None:
+async def test_missing_emoji_are_created_once_and_reused_after_a_restart(art: CardArt) -> None:
     """First start creates 120; a new CardEmojis (a restart) creates none and finds them all."""
     client = FakeClient()
-    first = CardEmojis(CardArt())
+    first = CardEmojis(art)
     await first.ensure(client)
     assert client.creates == first.created == 120
     assert all(len(image) < 256 * 1024 for image in client.images)
-    again = CardEmojis(CardArt())
+    again = CardEmojis(art)
     await again.ensure(client)
     assert client.creates == 120 and again.created == 0
     emoji = again.emoji_for(RED_5)
@@ -83,23 +89,23 @@ async def test_missing_emoji_are_created_once_and_reused_after_a_restart() -> No
     assert emoji.name == emoji_name(RED_5, None, "std") and emoji.id is not None
 
 
-async def test_only_the_missing_ones_are_created() -> None:
+async def test_only_the_missing_ones_are_created(art: CardArt) -> None:
     """Emoji that exist are kept; the rest are made; foreign emoji are left alone."""
     client = FakeClient(emojis=[FakeEmoji("someone_elses", 1)])
-    await CardEmojis(CardArt()).ensure(FakeClient())  # a different app: no effect here
     client.emojis.append(FakeEmoji(emoji_name(RED_5, None, "std"), 2))
-    cards = CardEmojis(CardArt())
+    cards = CardEmojis(art)
     await cards.ensure(client)
     assert client.creates == 119
     assert cards.emoji_for(RED_5) == discord.PartialEmoji(name=emoji_name(RED_5, None, "std"), id=2)
 
 
 async def test_a_refused_create_falls_back_with_one_warning(
+    art: CardArt,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Forbidden after 3 creates: those 3 show pictures, the rest colour emoji, one warning."""
     client = FakeClient(fail_after=3)
-    cards = CardEmojis(CardArt())
+    cards = CardEmojis(art)
     with caplog.at_level(logging.WARNING):
         await cards.ensure(client)
         await cards.ensure(client)  # a retry fails again, but says nothing new
@@ -112,11 +118,12 @@ async def test_a_refused_create_falls_back_with_one_warning(
 
 
 async def test_a_failed_listing_falls_back_without_creating(
+    art: CardArt,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """When the emoji cannot even be listed, nothing is created (no duplicates) and text is used."""
     client = FakeClient(fail_listing=True)
-    cards = CardEmojis(CardArt())
+    cards = CardEmojis(art)
     with caplog.at_level(logging.WARNING):
         await cards.ensure(client)
     assert client.creates == 0
@@ -124,10 +131,12 @@ async def test_a_failed_listing_falls_back_without_creating(
     assert len(caplog.records) == 1
 
 
-async def test_the_application_limit_is_respected(caplog: pytest.LogCaptureFixture) -> None:
+async def test_the_application_limit_is_respected(
+    art: CardArt, caplog: pytest.LogCaptureFixture
+) -> None:
     """An app already near 2,000 emoji creates none and warns once."""
     client = FakeClient(emojis=[FakeEmoji(f"other_{i}", i) for i in range(APP_EMOJI_LIMIT - 50)])
-    cards = CardEmojis(CardArt())
+    cards = CardEmojis(art)
     with caplog.at_level(logging.WARNING):
         await cards.ensure(client)
     assert client.creates == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -11,7 +12,7 @@ from PIL import Image
 from bench.cards import sample_table
 from bot.engine import Game, RuleSet
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.ui.cards import MAX_BYTES, CardArt, SeatPicture, table_picture, table_png
+from bot.ui.cards import MAX_BYTES, CardArt, SeatPicture, table_picture, table_png, warm
 from bot.ui.cards.draw import font
 from bot.ui.cards.names import drawable, name_font, safe_name
 
@@ -125,3 +126,16 @@ def test_safe_names_fit_their_width_and_fall_back_when_nothing_is_drawable(face:
 def test_letters_the_bundled_font_lacks_fall_back_to_plain_letters() -> None:
     """With Pillow's own font (ASCII), accents and Ł become plain letters, not boxes."""
     assert drawable("José Łukasz Øre", font(26)) == "Jose Lukasz Ore"
+
+
+def test_after_warming_no_table_draws_a_card(tmp_path: Path) -> None:
+    """warm() draws every card a table uses; from disk, a restarted bot draws none at all."""
+    art = CardArt(tmp_path)
+    pictures = warm(art)
+    assert art.renders == pictures
+    for variant in ("flip", "classic"):
+        table_png(sample_table(variant, 10, 42), art)  # every mini size and pile back
+        table_png(sample_table(variant, 2, 7), art)
+    assert art.renders == pictures
+    restarted = CardArt(tmp_path)
+    assert warm(restarted) == pictures and restarted.renders == 0

@@ -7,7 +7,15 @@ from .cache import CARD_HEIGHT, DESIGN_VERSION, EMOJI_SIZE, CardArt, png_bytes
 from .catalog import all_faces, face_name
 from .draw import Back, draw_back, draw_emoji, draw_face, draw_mini, side_of
 from .palette import COLOR_BLIND, PALETTES, SHAPES, STANDARD, Palette, Shape
-from .table import MAX_BYTES, SeatPicture, TablePicture, render_table, table_picture, table_png
+from .table import (
+    MAX_BYTES,
+    SeatPicture,
+    TablePicture,
+    render_table,
+    table_picture,
+    table_png,
+    warm,
+)
 
 __all__ = [
     "CARD_HEIGHT",
@@ -35,4 +43,5 @@ __all__ = [
     "side_of",
     "table_picture",
     "table_png",
+    "warm",
 ]

@@ -17,6 +17,7 @@ from bot.engine.view import PlayerView
 
 from ..text import sort_key
 from .cache import CardArt
+from .catalog import all_faces
 from .draw import SUPERSAMPLE, Back, Font, font, shape_mask
 from .names import name_font, safe_name
 from .palette import INK, RGB, SHAPES, WHITE, WORDS, Palette
@@ -27,6 +28,8 @@ HEADER = 250
 # Fanned mini cards: (height, visible strip showing its sign and shape). Up to 6 players they
 # are as large as a phone needs; more players get smaller ones so the picture stays short.
 MINI_SIZES = ((6, 72, 21), (10, 60, 17))
+TOP_HEIGHT = 210  # the top card
+PILE_HEIGHT = 165  # the draw pile
 FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
 MAX_BYTES = 100_000
 
@@ -139,12 +142,36 @@ def render_table(picture: TablePicture, art: CardArt) -> Image.Image:
 def table_png(picture: TablePicture, art: CardArt) -> bytes:
     """The table picture as PNG bytes, palette-quantised to stay under MAX_BYTES."""
     image = render_table(picture, art)
-    for colors in (256, 128, 64):
+    # Quantising and zlib are most of the time: a light zlib level first (half the encoding
+    # time of the default, about 10% more bytes); fewer colours and full zlib only past the
+    # limit, which no table measured in bench/cards.py reaches.
+    for colors, level in ((256, 3), (128, 9), (64, 9)):
         out = io.BytesIO()
-        image.quantize(colors, method=Image.Quantize.FASTOCTREE).save(out, "PNG")
+        quantized = image.quantize(colors, method=Image.Quantize.FASTOCTREE)
+        quantized.save(out, "PNG", compress_level=level)
         if out.tell() <= MAX_BYTES:
             break
     return out.getvalue()
+
+
+def warm(art: CardArt) -> int:
+    """Draw (or load from disk) every card a table picture can use, so no player waits for
+    a first drawing; returns how many pictures are now in memory. Run it off the event loop."""
+    pictures = 0
+    for face, side in all_faces():
+        art.face_image(face, side, TOP_HEIGHT)
+        art.face_image(face, side, PILE_HEIGHT)
+        pictures += 2
+        for _, height, _ in MINI_SIZES:
+            art.mini_image(face, side, height)
+            pictures += 1
+    for back in Back:
+        art.back_image(back, PILE_HEIGHT)
+        pictures += 1
+    for _, height, _ in MINI_SIZES:
+        art.mini_image(None, None, height)
+        pictures += 1
+    return pictures
 
 
 # ---------------------------------------------------------------------- layout
@@ -287,9 +314,11 @@ def _header(
     back_side = Side.LIGHT if picture.side is Side.DARK else Side.DARK
     # The draw pile: in Flip its top card's other side is public; otherwise a plain back.
     if picture.draw_pile_count and flip and picture.draw_pile_back is not None:
-        pile = art.face_image(picture.draw_pile_back, back_side, 165)
+        pile = art.face_image(picture.draw_pile_back, back_side, PILE_HEIGHT)
     elif picture.draw_pile_count:
-        pile = art.back_image(Back.CLASSIC if not flip else Back(back_side.name.lower()), 165)
+        pile = art.back_image(
+            Back.CLASSIC if not flip else Back(back_side.name.lower()), PILE_HEIGHT
+        )
     else:
         pile = None
     if pile is not None:
@@ -298,7 +327,7 @@ def _header(
         draw.rounded_rectangle((PAD + 4, 26, PAD + 114, 191), 10, outline=theme.muted, width=3)
     count = f"Draw: {picture.draw_pile_count}"
     _text(draw, (PAD + 59, 214), count, font(24), theme.text, "mm", theme.stroke)
-    top = art.face_image(picture.top, picture.side, 210)
+    top = art.face_image(picture.top, picture.side, TOP_HEIGHT)
     _paste(canvas, top, 160, 16)
     word = WORDS[picture.color] if picture.color is not None else "ANY COLOUR"
     x_word = 360 + (70 if picture.color is not None else 125)
