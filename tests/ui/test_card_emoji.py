@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.ui.cards import COLOR_BLIND, CardArt, all_faces
+from bot.ui.cards import COLOR_BLIND, DESIGN_VERSION, CardArt, all_faces
 from bot.ui.cards.emoji import APP_EMOJI_LIMIT, NAME_RE, CardEmojis, EmojiHost, emoji_name
 from bot.ui.text import COLOR_EMOJI
 
@@ -25,11 +25,16 @@ def art() -> CardArt:
 
 @dataclass
 class FakeEmoji:
-    """The three fields the module reads of a discord.Emoji."""
+    """What the module uses of a discord.Emoji: three fields and delete()."""
 
     name: str
     id: int
     animated: bool = False
+    client: FakeClient | None = None
+
+    async def delete(self) -> None:
+        assert self.client is not None
+        self.client.emojis.remove(self)
 
 
 @dataclass
@@ -52,7 +57,7 @@ class FakeClient:
             raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "no")
         self.creates += 1
         self.images.append(image)
-        emoji = FakeEmoji(name, 1000 + len(self.emojis))
+        emoji = FakeEmoji(name, 1000 + len(self.emojis), client=self)
         self.emojis.append(emoji)
         return emoji
 
@@ -142,3 +147,15 @@ async def test_the_application_limit_is_respected(
     assert client.creates == 0
     assert len(caplog.records) == 1 and "2000" in caplog.records[0].getMessage()
     assert cards.emoji_for(RED_5) == COLOR_EMOJI[Color.RED]
+
+
+async def test_emoji_of_older_designs_are_deleted_and_others_kept(art: CardArt) -> None:
+    """A redesign replaces the set: old-version card emoji go, other emoji stay."""
+    client = FakeClient()
+    old = FakeEmoji(f"uf{DESIGN_VERSION + 7}std_red_5", 1, client=client)
+    foreign = FakeEmoji("party_parrot", 2, client=client)
+    client.emojis += [old, foreign]
+    cards = CardEmojis(art)
+    await cards.ensure(client)
+    assert cards.deleted == 1 and old not in client.emojis and foreign in client.emojis
+    assert client.creates == 120

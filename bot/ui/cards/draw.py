@@ -37,12 +37,14 @@ class Back(StrEnum):
     """A card seen from behind when its other face is unknown or irrelevant."""
 
     CLASSIC = "classic"
-    LIGHT = "light"  # a Flip card lying light side down (the table shows its dark back)
+    # A Flip card whose face is not shown, seen from its light or its dark side.
+    LIGHT = "light"
     DARK = "dark"
 
 
-# Wild kinds printed on one side only; a plain Wild exists on both.
-_DARK_ONLY = frozenset({Kind.WILD_DRAW_COLOR, Kind.DRAW_FIVE, Kind.SKIP_EVERYONE})
+# The one wild only the dark side has; a plain Wild is on both, the other wilds on the light
+# side (classic cards are light-side cards).
+_DARK_ONLY_WILDS = frozenset({Kind.WILD_DRAW_COLOR})
 _ACTION_WORDS: dict[Kind, str] = {
     Kind.SKIP: "SKIP",
     Kind.REVERSE: "REVERSE",
@@ -80,7 +82,7 @@ def side_of(face: Face, side: Side | None = None) -> Side:
     """The side ``face`` is printed on; only a plain Wild needs ``side`` (default light)."""
     if face.color is not None:
         return Side.DARK if face.color in DARK_COLORS else Side.LIGHT
-    if face.kind in _DARK_ONLY:
+    if face.kind in _DARK_ONLY_WILDS:
         return Side.DARK
     if face.kind is Kind.WILD and side is not None:
         return side
@@ -139,10 +141,6 @@ class Pen:
             stroke_width=self.px(stroke),
             stroke_fill=stroke_fill,
         )
-
-    def text_width(self, text: str, size: float) -> float:
-        """The width of ``text`` in units."""
-        return font(self.px(size)).getlength(text) / self.unit
 
     def shape(self, shape: Shape, x: float, y: float, r: float, fill: RGB) -> None:
         """A colour's shape of radius ``r`` centred on (x, y)."""
@@ -310,9 +308,9 @@ def _wild_centre(
     pen: Pen, face: Face, side: Side, palette: Palette, x: float, y: float, r: float
 ) -> None:
     _wheel(pen, x, y, r, side, palette)
+    # The word under the wheel names the special wilds; the centre carries a short sign.
     label = _PLUS.get(face.kind) or {
         Kind.WILD_SHUFFLE_HANDS: "S",
-        Kind.WILD_SWAP_HANDS: "⇄",
         Kind.WILD_CUSTOMIZABLE: "C",
     }.get(face.kind)
     if face.kind is Kind.WILD_SWAP_HANDS:

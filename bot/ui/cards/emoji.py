@@ -25,6 +25,8 @@ from .catalog import all_faces, face_name
 # Discord allows 2,000 emoji per application; every design version and palette needs a set.
 APP_EMOJI_LIMIT = 2000
 NAME_RE = re.compile(r"[A-Za-z0-9_]{2,32}")
+# Names this module makes: "uf", the design version, the palette key, "_", the face.
+OURS_RE = re.compile(r"uf(?P<version>[0-9]+)[a-z]+_[a-z0-9_]+")
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +42,8 @@ class AppEmoji(Protocol):
 
     @property
     def animated(self) -> bool: ...
+
+    async def delete(self) -> None: ...
 
 
 class EmojiHost(Protocol):
@@ -69,6 +73,7 @@ class CardEmojis:
     def __init__(self, art: CardArt) -> None:
         self.art = art
         self.created = 0
+        self.deleted = 0
         self._emoji: dict[str, discord.PartialEmoji] = {}
         self._warned = False
 
@@ -78,13 +83,15 @@ class CardEmojis:
         return [emoji_name(face, side, self.art.palette.key) for face, side in all_faces()]
 
     async def ensure(self, client: EmojiHost) -> None:
-        """Reuse the emoji that exist by name and create the missing ones; never raises
-        for Discord or network failures (those fall back to colour emoji, with one warning)."""
+        """Reuse the emoji that exist by name, delete those of older designs and create the
+        missing ones; Discord or network failures never raise (buttons fall back to colour
+        emoji, with one warning). Takes a REST call per missing emoji: run it as a task."""
         try:
             existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
         except FAILURES as error:
             self._warn(f"could not list the application's emoji ({error})")
             return
+        existing = await self._prune_old_versions(existing)
         wanted = {emoji_name(f, s, self.art.palette.key): (f, s) for f, s in all_faces()}
         for name in wanted.keys() & existing.keys():
             self._keep(existing[name])
@@ -106,6 +113,23 @@ class CardEmojis:
                 return
             self.created += 1
             self._keep(emoji)
+
+    async def _prune_old_versions(self, existing: dict[str, AppEmoji]) -> dict[str, AppEmoji]:
+        # Each design version makes a new set; the old sets would otherwise eat into the
+        # 2,000-emoji limit, one set per redesign. A failed delete is left for the next start.
+        kept = dict(existing)
+        for name, emoji in existing.items():
+            match = OURS_RE.fullmatch(name)
+            if match is None or int(match["version"]) == DESIGN_VERSION:
+                continue
+            try:
+                await emoji.delete()
+            except FAILURES as error:
+                log.info("could not delete the old card emoji %s (%s)", name, error)
+                continue
+            self.deleted += 1
+            del kept[name]
+        return kept
 
     def emoji_for(self, face: Face, side: Side | None = None) -> discord.PartialEmoji | str:
         """The card's application emoji, or its colour emoji when there is none."""

@@ -262,14 +262,6 @@ def _background(picture: TablePicture, layout: _Layout, palette: Palette) -> Ima
     return big.reduce(s)
 
 
-def _lighter(color: RGB, amount: float) -> RGB:
-    return (
-        round(color[0] + (255 - color[0]) * amount),
-        round(color[1] + (255 - color[1]) * amount),
-        round(color[2] + (255 - color[2]) * amount),
-    )
-
-
 def _direction_icon(direction: int, color: RGB, r: int = 24) -> Image.Image:
     """A circular arrow: clockwise for direction 1, its mirror image for -1."""
     s = SUPERSAMPLE
