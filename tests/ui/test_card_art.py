@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,3 +199,15 @@ def test_drawing_is_deterministic() -> None:
     """Two caches give byte-identical pictures (so disk files never churn)."""
     face = Face(None, Kind.WILD_DRAW_FOUR)
     assert CardArt().face_png(face) == CardArt().face_png(face)
+
+
+def test_the_art_modules_import_neither_discord_nor_asyncio() -> None:
+    """Only bot.ui.cards.emoji touches Discord; the drawing and the cache stay pure."""
+    code = (
+        "import sys, bot.ui.cards, bot.ui.cards.preview; "
+        "print(sorted(m for m in ('discord', 'asyncio') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
