@@ -7,7 +7,14 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -39,6 +46,20 @@ class Settings(BaseSettings):
     lobby_timeout: int = Field(default=600, ge=30, le=86_400)
     next_round_delay: int = Field(default=30, ge=0, le=600)
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
+    # Table edits (channel message edits) count against Discord's 50 REST requests a second
+    # per bot; interaction responses do not. This is the whole bot's budget for them (raise it
+    # if Discord granted the bot more), split evenly over ``bot_processes`` processes.
+    table_edits_per_second: int = Field(default=45, ge=1, le=10_000)
+    bot_processes: int = Field(default=1, ge=1, le=1_000)
+
+    @field_validator("bot_processes")
+    @classmethod
+    def _budget_shared(cls, value: int, info: ValidationInfo) -> int:
+        total = info.data.get("table_edits_per_second")
+        if total is not None and total < value:
+            raise ValueError(f"table_edits_per_second ({total}) is less than one edit a process")
+        return value
+
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
     ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
 
