@@ -8,8 +8,11 @@ import random
 from collections.abc import Hashable
 
 import pytest
+from pydantic import ValidationError
 
 from bot.edits import Edit, EditBudget, process_share
+
+from .conftest import make_settings
 
 # The budgets below count per 50 ms instead of per second, so a test runs in a fraction of one.
 PER = 0.05
@@ -165,6 +168,13 @@ def test_a_share_is_rounded_down_and_never_zero() -> None:
     assert process_share(50, 4) == 12
     with pytest.raises(ValueError, match="cannot be shared"):
         process_share(3, 4)
+
+
+def test_a_budget_too_small_for_its_processes_is_refused_at_start(tmp_path: object) -> None:
+    """Settings that would leave a process no edit at all fail, naming the setting."""
+    with pytest.raises(ValidationError, match="less than one edit a process"):
+        make_settings(tmp_path, table_edits_per_second=3, bot_processes=4)
+    assert make_settings(tmp_path, table_edits_per_second=45, bot_processes=2).bot_processes == 2
 
 
 async def test_a_failing_edit_does_not_stop_the_others() -> None:
