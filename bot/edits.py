@@ -7,10 +7,11 @@ edit. At 1,000 busy games the tables alone ask for about 140 edits a second; sen
 discord.py would queue them behind its global limit and every table would fall further behind.
 
 ``EditBudget`` starts at most ``rate`` edits in any window of ``per`` seconds, and never two of
-one table closer than ``min_interval``. Requests for a table that
-already waits are merged into its one pending edit (the newest callable wins), and the table
-that has waited longest since its first unshown change goes first: under load every table falls
-behind by about the same time, rather than busy tables starving quiet ones.
+one table closer than ``min_interval``. Requests for a table that already waits are merged into
+its one pending edit (the newest callable wins), and the table that has waited longest since its
+first unshown change goes first: under load every table falls behind by about the same time,
+rather than busy tables starving quiet ones. Edits go out evenly spread (a token bucket holding
+a tenth of the rate): 45 edits drawn at once would hold up the clicks queued behind them.
 
 Pure asyncio: it knows keys and callables, not Discord.
 """
@@ -85,6 +86,11 @@ class EditBudget:
         self._expiry: deque[tuple[float, Hashable]] = deque()
         # The last ``rate`` start times: the next may start once the oldest is ``per`` old.
         self._recent: deque[float] = deque(maxlen=rate)
+        # Token bucket for an even spread: at most ``burst`` edits at once, then one per
+        # per/rate seconds.
+        self.burst = max(1, rate // 10)
+        self._tokens = float(self.burst)
+        self._refilled = float("-inf")
         self._order = itertools.count()
         # The one pending wake-up of the scheduler (no task waits between edits) and its time.
         self._timer: asyncio.TimerHandle | None = None
@@ -218,9 +224,12 @@ class EditBudget:
 
     def _may_start(self, now: float) -> float:
         """Seconds to wait before the next edit may start (0: now)."""
-        if len(self._recent) < self.rate:
-            return 0.0
-        return max(self._recent[0] + self.per - now, 0.0)
+        self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.rate / self.per)
+        self._refilled = now
+        wait = max(0.0, (1.0 - self._tokens) * self.per / self.rate)
+        if len(self._recent) == self.rate:
+            wait = max(wait, self._recent[0] + self.per - now)
+        return wait
 
     def _start(self, key: Hashable, table: _Table, now: float) -> None:
         edit, since = table.edit, table.dirty_since
@@ -230,6 +239,7 @@ class EditBudget:
         table.running = True
         table.last_start = now
         self._recent.append(now)
+        self._tokens -= 1.0
         self._expiry.append((now + self.min_interval, key))
         self.started += 1
         if self.on_start is not None:

@@ -130,7 +130,8 @@ async def random_traffic(
 
 async def test_the_rate_is_never_exceeded_and_every_last_change_is_shown() -> None:
     """Under far more asks than the rate, no window of ``per`` holds more than ``rate``
-    starts, and every table's last change is edited after it was asked for."""
+    starts, they are spread out, and every table's last change is edited after it was asked
+    for."""
     seen = Recorder()
     budget = EditBudget(rate=5, per=PER, min_interval=PER, on_start=seen.on_start)
     last_ask = await random_traffic([budget], seen, 6 * PER)
@@ -138,6 +139,8 @@ async def test_the_rate_is_never_exceeded_and_every_last_change_is_shown() -> No
     times = [time for _, time in seen.starts]
     assert len(times) > 5 * 6
     assert most_in_any_window(times, PER) <= 5
+    # Spread out, not in bursts: one spacing never holds more than the bucket plus one.
+    assert most_in_any_window(times, PER / 5) <= budget.burst + 1
     for key, asked in last_ask.items():
         assert max(time for k, time in seen.starts if k == key) >= asked
     await budget.stop()
