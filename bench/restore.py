@@ -200,8 +200,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--lobbies", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cpu", type=int, default=0, help="the CPU to pin the run to")
     args = parser.parse_args()
-    prepare_run()
+    prepare_run(args.cpu)
     logging.getLogger("bot").setLevel(logging.CRITICAL)  # the failing edits of a bot offline
     result = asyncio.run(run(args.games, args.lobbies, args.seed))
     print("\n".join(summary(result)), flush=True)
