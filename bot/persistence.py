@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from bot.ai import Difficulty
-from bot.engine import Game, Phase, RuleSet
+from bot.engine import Game, Phase, RuleSet, dumps, loads
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
 from bot.store.models import store_player_id
 
@@ -139,7 +139,7 @@ class Persistence:
             session.rules.variant,
             session.rules.model_dump_json(),
             [(store_player_id(p), session.name(p)) for p in game.players],
-            snapshot=(game.model_dump_json(), dump_session(session, session.recorded_rounds)),
+            snapshot=(dumps(game), dump_session(session, session.recorded_rounds)),
             lobby_session_id=session.id,
         )
         session.db_game_id = record.id
@@ -174,7 +174,7 @@ class Persistence:
     ) -> None:
         game_id = session.db_game_id
         assert game_id is not None
-        state = game.model_dump_json()
+        state = dumps(game)
         recorded_now = False
         while session.recorded_rounds < len(game.history):
             index = session.recorded_rounds
@@ -280,7 +280,7 @@ def _parse(live: LiveGame) -> tuple[SessionSnapshot, Game]:
     if live.state_json is None or live.ui_json is None:
         raise ValueError("the game never saved a state")
     snapshot = SessionSnapshot.model_validate_json(live.ui_json)
-    game = Game.model_validate_json(live.state_json)
+    game = loads(live.state_json)
     if snapshot.channel_id != live.game.channel_id:
         raise ValueError("the saved session belongs to another channel")
     return snapshot, game

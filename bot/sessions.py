@@ -21,6 +21,7 @@ import discord
 from bot.ai import Difficulty, Strategy, strategy_for, wants_to_catch
 from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Move, Phase, PlayerView, RuleSet
 from bot.engine import events as ev
+from bot.engine.view import public_view, view_for
 from bot.thinking import Thinker
 from bot.ui import render
 from bot.ui.text import card_text, faces_text, narrate
@@ -278,7 +279,7 @@ class GameSession:
         game = self.game
         if game is None:
             return render.lobby_message(self)
-        view = game.public_view()
+        view = public_view(game)
         if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             return render.round_over_message(self, view, game.phase is Phase.MATCH_OVER)
         return render.table_message(self, view)
@@ -286,7 +287,7 @@ class GameSession:
     def render_hand(self, player: str, page: int = 0, notice: str | None = None) -> render.Rendered:
         """The ephemeral hand of ``player``."""
         assert self.game is not None
-        return render.hand_message(self, self.game.view_for(player), self.serial, page, notice)
+        return render.hand_message(self, view_for(self.game, player), self.serial, page, notice)
 
     async def _respond_hand(
         self, interaction: Interaction, player: str, *, edit: bool, page: int = 0, notice: str = ""
@@ -635,7 +636,7 @@ class GameSession:
         assert game is not None
         events: list[ev.Event] = []
         for _ in range(4):
-            move = await self._think(strategy, game.view_for(player))
+            move = await self._think(strategy, view_for(game, player))
             events += game.apply(player, move)
             if not isinstance(move, CallUno | Catch):
                 break
@@ -693,7 +694,7 @@ class GameSession:
                 return
             for player in [p for p in game.players if self.is_ai(p)]:
                 catch = wants_to_catch(
-                    game.view_for(player), self.ai_rng, self.manager.settings.ai_catch_rate
+                    view_for(game, player), self.ai_rng, self.manager.settings.ai_catch_rate
                 )
                 if catch is not None:
                     self._record(game.apply(player, catch), player, turn_move=False)
