@@ -33,7 +33,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.engine import Game, RuleSet
+from bot.engine import Game, RuleSet, dumps
 from bot.store import RoundRecord, RoundScore, Store
 from bot.store.migrate import migrate
 from bot.store.models import Scope, SortKey, VariantFilter
@@ -190,7 +190,7 @@ async def measure(path: Path, servers: int, samples: int, seed: int) -> dict[str
         players = [(player_id(p), f"Player {p}") for p in range(SEATS)]
         game = await store.games.create_game(guild_id(0), 1, "flip", "{}", players)
         engine = Game.new([str(p) for p, _ in players], RuleSet(variant="flip"), seed=seed)
-        state = engine.model_dump_json()
+        state = dumps(engine)
         ui = json.dumps({"table_message": 1234567890123456789, "hands": {}})
 
         async def snapshot() -> object:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from bot.ai import Difficulty
-from bot.engine import Game, Phase, RuleSet
+from bot.engine import Game, Phase, RuleSet, dumps, loads
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
 from bot.store.models import Variant, store_player_id
 
@@ -502,7 +502,7 @@ def _capture(session: GameSession, recorded_rounds: int) -> Save:
         variant=session.rules.variant,
         rules_json=session.rules.model_dump_json(),
         players=tuple((store_player_id(p), session.plain_name(p)) for p in game.players),
-        state=game.model_dump_json(),
+        state=dumps(game),
         ui=session_snapshot(session),
         rounds=rounds,
         history_len=len(game.history),
@@ -521,7 +521,7 @@ def _parse(live: LiveGame) -> tuple[SessionSnapshot, Game]:
     if live.state_json is None or live.ui_json is None:
         raise ValueError("the game never saved a state")
     snapshot = SessionSnapshot.model_validate_json(live.ui_json)
-    game = Game.model_validate_json(live.state_json)
+    game = loads(live.state_json)
     if snapshot.channel_id != live.game.channel_id:
         raise ValueError("the saved session belongs to another channel")
     return snapshot, game

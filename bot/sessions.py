@@ -22,9 +22,11 @@ import discord
 from bot.ai import Difficulty, Strategy, strategy_for, wants_to_catch
 from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Move, Phase, PlayerView, RuleSet
 from bot.engine import events as ev
+from bot.engine.view import public_view, view_for
 from bot.thinking import Thinker
 from bot.ui import render
-from bot.ui.text import card_text, faces_text, narrate, safe_name
+from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
+from bot.ui.text import card_text, faces_text, narrate
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -42,7 +44,6 @@ SAVE_WAIT = 1.5
 SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to reach the store
 TERMINAL = (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED)
 
-Interaction = discord.Interaction[Any]
 # What a click answers, sent once the session's lock is released and its save is written.
 Answer = Callable[[], Coroutine[Any, Any, None]]
 
@@ -80,22 +81,6 @@ class Seat:
     def user_id(self) -> int | None:
         """The Discord user id, or None for a computer player."""
         return None if self.ai else int(self.player_id)
-
-
-async def reply(interaction: Interaction, text: str) -> None:
-    """A short ephemeral answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def edit_in_place(interaction: Interaction, **changes: Any) -> None:
-    """Edit the message the button is on, also after a deferral."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**changes)
-    else:
-        await interaction.response.edit_message(**changes)
 
 
 class GameSession:
@@ -298,7 +283,7 @@ class GameSession:
         game = self.game
         if game is None:
             return render.lobby_message(self)
-        view = game.public_view()
+        view = public_view(game)
         if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             return render.round_over_message(self, view, game.phase is Phase.MATCH_OVER)
         return render.table_message(self, view)
@@ -306,7 +291,7 @@ class GameSession:
     def render_hand(self, player: str, page: int = 0, notice: str | None = None) -> render.Rendered:
         """The ephemeral hand of ``player``."""
         assert self.game is not None
-        return render.hand_message(self, self.game.view_for(player), self.serial, page, notice)
+        return render.hand_message(self, view_for(self.game, player), self.serial, page, notice)
 
     async def _respond_hand(
         self, interaction: Interaction, player: str, *, edit: bool, page: int = 0, notice: str = ""
@@ -678,7 +663,7 @@ class GameSession:
         assert game is not None
         events: list[ev.Event] = []
         for _ in range(4):
-            move = await self._think(strategy, game.view_for(player))
+            move = await self._think(strategy, view_for(game, player))
             events += game.apply(player, move)
             if not isinstance(move, CallUno | Catch):
                 break
@@ -736,7 +721,7 @@ class GameSession:
                 return
             for player in [p for p in game.players if self.is_ai(p)]:
                 catch = wants_to_catch(
-                    game.view_for(player), self.ai_rng, self.manager.settings.ai_catch_rate
+                    view_for(game, player), self.ai_rng, self.manager.settings.ai_catch_rate
                 )
                 if catch is not None:
                     self._record(game.apply(player, catch), player, turn_move=False)
@@ -899,12 +884,6 @@ def _on_its_message(session: GameSession, interaction: Interaction, scope: str) 
     if scope == "h":
         return message.flags.ephemeral
     return not message.flags.ephemeral and message.id == session.message_id
-
-
-def can_moderate(interaction: Interaction) -> bool:
-    """Manage Channels or Manage Server in this channel."""
-    perms = interaction.permissions
-    return perms.manage_channels or perms.manage_guild
 
 
 def private_notice(events: list[ev.Event], player: str, name: Callable[[str], str]) -> str:

@@ -12,17 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sessions import reply
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
-from bot.ui.render import button_view
-from bot.ui.text import safe_name
+from bot.ui.respond import Interaction, button_view, reply, safe_name
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
 
 log = logging.getLogger(__name__)
-Interaction = discord.Interaction[Any]
 
 PAGE_SIZE = 10
 # Under Discord's 3 s answer window: a read still waiting on a busy database gets a polite

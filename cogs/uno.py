@@ -14,15 +14,14 @@ from pydantic import ValidationError
 from bot.ai import Difficulty
 from bot.engine import RuleSet
 from bot.engine.rules import Edition, Scoring
-from bot.sessions import MAX_SEATS, GameSession, can_moderate, reply
+from bot.sessions import MAX_SEATS, GameSession
 from bot.ui import render
-from bot.ui.text import safe_name
+from bot.ui.respond import Interaction, can_moderate, reply, safe_name
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
 
 log = logging.getLogger(__name__)
-Interaction = discord.Interaction[Any]
 
 FLIP_RULES_TEXT = (
     "**UNO Flip.** Match the top card by colour, number or symbol, or play a wild. "

@@ -167,7 +167,7 @@ class Sampler:
 
     def _first_slots(self, reading: HandReading) -> dict[int, int]:
         """Per free card, the oldest place in the reading's hand it may fill."""
-        faces = self.template._faces[self.view.side]
+        faces = self.template.faces(self.view.side)
         by_face: dict[Face, int] = {}
         first: dict[int, int] = {}
         for card in self.free:
@@ -242,7 +242,7 @@ class Sampler:
         rng.shuffle(rest)
         if pinned is None and top is None:
             top = rest.pop()
-        faces = self.template._faces[view.side]
+        faces = self.template.faces(view.side)
         for seat, count in open_counts:
             read = self.readings.get(seat)
             if read is None:
@@ -270,7 +270,7 @@ class Sampler:
         self, rng: random.Random, hands: list[list[int]], discard: list[int], draw_pile: list[int]
     ) -> Game:
         view, seats = self.view, self.seats
-        game = _clone(self.template, rng.getrandbits(32))
+        game = self.template.fork(rng.getrandbits(32))
         game.hands = hands
         game.discard = discard
         game.draw_pile = draw_pile
@@ -339,19 +339,6 @@ def _pick(
     return rng.choice(allowed) if allowed else None
 
 
-def _clone(template: Game, seed: int) -> Game:
-    """A fresh game sharing the template's immutable parts (deck, faces, cached moves)."""
-    game = Game.__new__(Game)
-    for name in Game.__slots__:
-        setattr(game, name, getattr(template, name))
-    game.rng = random.Random(seed)
-    game.scores = dict(template.scores)
-    game.rounds_won = dict(template.rounds_won)
-    game.history = []
-    game._legal_cache = None
-    return game
-
-
 def can_sample(view: PlayerView) -> bool:
     """Whether the decision can be rebuilt in a determinization.
 
@@ -399,8 +386,7 @@ def policy_move(game: Game, player: str) -> Move:
     seat = game.current
     if game.players[seat] != player:
         raise ValueError(f"{player} has nothing to decide")
-    # The engine's cached list, read only: the hot loop of every rollout.
-    legal = game._legal(seat)
+    legal = game.legal_moves(player)
     for move in legal:
         if move is CALL_UNO:
             return CALL_UNO
@@ -411,7 +397,9 @@ def policy_move(game: Game, player: str) -> Move:
         return ChooseColor(_best_color(game, seat))
     if phase is Phase.SWAP_TARGET:
         targets = [m for m in legal if isinstance(m, SwapWith)]
-        order = {game.players[game._next(seat, step)]: step for step in range(1, len(game.hands))}
+        order = {
+            game.players[game.next_seat(seat, step)]: step for step in range(1, len(game.hands))
+        }
         return min(targets, key=lambda m: (len(game.hand(m.target)), order[m.target]))
     if phase is Phase.PENALTY:
         stacks = [m for m in legal if isinstance(m, PlayCard)]
@@ -457,8 +445,8 @@ def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
     danger = fewest <= 1
     endgame = len(hand) <= 3 or fewest <= 2
     held = Counter(f.color for f in faces)
-    next_count = len(hands[game._next(seat)])
-    previous_count = len(hands[game._next(seat, -1)])
+    next_count = len(hands[game.next_seat(seat)])
+    previous_count = len(hands[game.next_seat(seat, -1)])
     variant = game.rules.variant
     best: Move = DRAW
     best_score = -math.inf
@@ -550,18 +538,6 @@ def position_value(game: Game, player: str, point_value: float, exponent: float)
     return p_win * (1 + others * point_value) - (1 - p_win) * own * point_value
 
 
-def fork(game: Game, seed: int) -> Game:
-    """An independent copy of a determinization, its random draws reseeded with ``seed``."""
-    copy = _clone(game, seed)
-    copy.hands = [list(hand) for hand in game.hands]
-    copy.draw_pile = list(game.draw_pile)
-    copy.discard = list(game.discard)
-    copy.uno_declared = list(game.uno_declared)
-    copy.turn_log = [list(log) for log in game.turn_log]
-    copy.received = list(game.received)
-    return copy
-
-
 def run_rollouts(
     view: PlayerView,
     candidates: Sequence[Move],
@@ -596,7 +572,7 @@ def run_rollouts(
         seed = rng.getrandbits(32)
         deal = sampler.sample(random.Random(seed))
         for index in active:
-            game = fork(deal, seed)
+            game = deal.fork(seed)
             game.apply(view.player, candidates[index])
             values[index].append(rollout_value(game, view.player, point_value, depth, exponent))
         runs += len(active)

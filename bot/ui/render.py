@@ -31,6 +31,7 @@ from bot.engine import (
 from bot.engine.cards import Color, Kind, Side
 from bot.engine.view import HandCard
 
+from .respond import button_view, safe_name
 from .text import (
     COLOR_EMOJI,
     SIDE_NAMES,
@@ -39,7 +40,6 @@ from .text import (
     color_text,
     fit,
     plural,
-    safe_name,
     sort_key,
 )
 
@@ -125,18 +125,6 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_
         await interaction.client.sessions.handle_click(
             interaction, match["scope"], match["game"], match["rest"]
         )
-
-
-def button_view(buttons: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A timeout-less view holding ``buttons`` (callbacks come through the DynamicItem)."""
-    view = discord.ui.View(timeout=None)
-    for button in buttons:
-        view.add_item(button)
-    # Clicks reach UnoButton through the registered DynamicItem, never through this object, so
-    # it is stopped at once: discord.py then does not keep it (and a 15-minute timeout task per
-    # ephemeral hand) alive, which would pile up in memory over a busy evening.
-    view.stop()
-    return view
 
 
 # ---------------------------------------------------------------------- short forms

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-import discord
-
 from bot.engine import events as ev
 from bot.engine.cards import Color, Face, Side
 
@@ -29,11 +27,6 @@ Namer = Callable[[str], str]
 def fit(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, with an ellipsis where it was cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def safe_name(name: str) -> str:
-    """A user-chosen name made safe for message text: no markdown, links or mentions."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
 def card_label(face: Face) -> str:

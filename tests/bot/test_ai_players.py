@@ -12,6 +12,7 @@ from bot.ai import Strategy
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Move, Phase, PlayerView
+from bot.engine.snapshot import dump_state
 from bot.sessions import GameSession
 
 from .conftest import World
@@ -114,10 +115,10 @@ async def test_ai_stops_when_the_game_ends(world: World) -> None:
     """After /uno end no computer player moves any more."""
     world.bot.settings.ai_delay = 10.0
     table = await started_with_ais(world, 1, 2)
-    before = table.game.to_dict()
+    before = dump_state(table.game)
     await table.players[0].slash(world.channel, "uno end")
     await world.env.advance_time(60)
-    assert table.game.to_dict() == before
+    assert dump_state(table.game) == before
 
 
 async def test_ai_catches_a_forgotten_uno(world: World) -> None:

@@ -13,6 +13,7 @@ import pytest
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Phase
+from bot.engine.snapshot import dump_state
 from bot.sessions import STALE_CLICK
 from bot.store import RetryPolicy
 from bot.store.connection import execute
@@ -63,13 +64,13 @@ async def test_old_messages_keep_working_after_a_restart(world: World, settings:
         anna, hand_anna, next(b.code for b in buttons(hand_anna) if b.label == "Red 5")
     )
     hand_ben = await table.hand(ben)
-    before = table.game.to_dict()
+    before = dump_state(table.game)
     old_table = table.public
 
     await restart(world, settings)
 
     restored = world.bot.sessions.by_channel[world.channel.id]
-    assert restored.game is not None and restored.game.to_dict() == before
+    assert restored.game is not None and dump_state(restored.game) == before
     assert "The bot restarted" in embed_text(table.public)
     code = next(b.code for b in buttons(hand_ben) if b.label == "Red 1")
     await table.actor(ben).click(
@@ -357,10 +358,10 @@ async def test_a_failing_disk_never_costs_the_move_or_the_game(
     monkeypatch.setattr(snapshots, "write_snapshot", write_snapshot)
     hand = await table.hand(ben)
     await table.press(ben, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
-    before = table.game.to_dict()
+    before = dump_state(table.game)
     await restart(world, settings)
     table.forget_session()
-    assert table.game.to_dict() == before
+    assert dump_state(table.game) == before
 
 
 @pytest.mark.parametrize(("setting", "pragma"), [("NORMAL", 1), ("FULL", 2)])
