@@ -39,7 +39,7 @@ from cogs.uno import UnoCog
 from tests.ui.games import Played, name, play
 
 FI, SV, NB = Lang("fi"), Lang("sv"), Lang("nb")
-OTHERS = (FI, SV, NB)
+OTHERS = tuple(lang for lang in languages() if lang != ENGLISH)  # a new catalog is tested too
 
 # Keys whose text is the same in every language: symbols, names and patterns without words.
 LANGUAGE_FREE = {
@@ -244,7 +244,7 @@ def test_numbers_are_formatted_for_the_reader() -> None:
 def test_no_text_is_left_in_english(lang: Lang) -> None:
     """A text identical to English is a language-free symbol or a word listed as right."""
     english = catalog_dict(ENGLISH)
-    allowed = LANGUAGE_FREE | SAME_AS_ENGLISH[lang]
+    allowed = LANGUAGE_FREE | SAME_AS_ENGLISH.get(lang, set())
     same = {key for key, texts in entries(lang) if texts == english[key]}
     assert same <= allowed
     assert allowed - same == set(), "an allow-listed key is translated now: drop it from the list"
@@ -254,7 +254,7 @@ def english_words(lang: Lang, line: str) -> set[str]:
     """The English words in ``line``, once the names the language keeps are taken out."""
     line = re.sub(r"\{\w+\}", " ", line)  # placeholders are names, not words
     line = re.sub(r"[-_]", " ", line).casefold()  # command names spell words with - and _
-    for kept in KEPT_ENGLISH_NAMES[lang]:
+    for kept in KEPT_ENGLISH_NAMES.get(lang, ("UNO", "Flip")):
         line = line.replace(kept.casefold(), " ")
     found = {word for word in re.findall(r"\w+", line) if word in ENGLISH_WORDS}
     return found | {phrase for phrase in ENGLISH_WORDS if " " in phrase and phrase in line}
@@ -347,7 +347,7 @@ def test_english_card_words_are_unchanged() -> None:
         assert words.color_text(ENGLISH, color) == text.color_text(color)
 
 
-@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("lang", [FI, SV, NB])
 def test_cards_use_the_sheet_names(lang: Lang) -> None:
     """Every face has a name of its own in the language, and the sheet's names are used."""
     names = [words.card_name(lang, face) for face in every_face()]
