@@ -460,3 +460,64 @@ def rules_text(lang: Lang, variant: str) -> RulesText:
             for part in RULES_SECTIONS[variant]
         ),
     )
+
+
+# ---------------------------------------------------------------------- lobby, leaderboard, stats
+
+
+def lobby_footer(lang: Lang, difficulty: str, least: int = 2, most: int = 10) -> str:
+    """The lobby's footer: how to start, and what Add AI seats."""
+    start = t(lang, "lobby.footer", min=least, max=most)
+    return f"{start} {t(lang, f'lobby.footer.ai.{difficulty}')}"
+
+
+def variant_name(lang: Lang, variant: str) -> str:
+    """ "UNO Flip" or "Classic UNO"; "" for both variants ("all")."""
+    return t(lang, f"board.variant.{variant}") if variant in ("flip", "classic") else ""
+
+
+def board_title(lang: Lang, where: str, variant: str) -> str:
+    """The leaderboard's title, naming the variant unless it shows both."""
+    shown = variant_name(lang, variant)
+    if shown:
+        return t(lang, "board.title.variant", where=where, variant=shown)
+    return t(lang, "board.title", where=where)
+
+
+def board_empty(lang: Lang, on_server: bool, variant: str) -> str:
+    """What an empty leaderboard says, with the hint to start a game."""
+    scope = "server" if on_server else "global"
+    shown = variant_name(lang, variant)
+    empty = (
+        t(lang, f"board.empty.{scope}.variant", variant=shown)
+        if shown
+        else t(lang, f"board.empty.{scope}")
+    )
+    return f"{empty} {t(lang, 'board.start_hint')}"
+
+
+def sort_amount(lang: Lang, sort: str, value: int) -> str:
+    """ "1,234 points", "1 match won" for a leaderboard sort key ("points", "matches_won"...)."""
+    return tn(lang, f"board.unit.{sort}", value)
+
+
+def rank_line(lang: Lang, who: str, rank: int | None, total: int, sort: str, value: int) -> str:
+    """Where the viewer stands on the whole board (rank None: not on it yet)."""
+    if rank is None:
+        return t(lang, "board.rank.none", name=who)
+    amount = sort_amount(lang, sort, value)
+    return t(lang, "board.rank", name=who, rank=rank, total=total, value=amount)
+
+
+def board_footer(lang: Lang, page: int, pages: int, players: int) -> str:
+    """ "Page 1/3 · 25 players · Pts points, ..." under the leaderboard."""
+    counted = tn(lang, "count.players", players)
+    legend = t(lang, "board.legend")
+    return t(lang, "board.footer", page=page, pages=pages, players=counted, legend=legend)
+
+
+def no_stats_text(lang: Lang, yours: bool, who: str, on_server: bool) -> str:
+    """What /stats says for a player with no finished round, with the hint to start a game."""
+    whose = "you" if yours else "other"
+    scope = "server" if on_server else "global"
+    return f"{t(lang, f'stats.none.{whose}.{scope}', name=who)} {t(lang, 'board.start_hint')}"

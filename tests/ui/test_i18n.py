@@ -653,3 +653,57 @@ def test_side_names() -> None:
     for lang in languages():
         assert words.side_name(lang, Side.LIGHT).startswith("☀️")
         assert words.side_name(lang, Side.DARK).startswith("🌑")
+
+
+# ---------------------------------------------------------------------- lobby and standings
+
+
+def test_english_lobby_footer_is_unchanged() -> None:
+    """The lobby footer reads as before (with "an easy" now where it said "a easy")."""
+    assert words.lobby_footer(ENGLISH, "normal") == (
+        "Join, then the host presses Start (2 to 10 players). "
+        "Add AI seats a normal computer player."
+    )
+    assert words.lobby_footer(ENGLISH, "easy").endswith("Add AI seats an easy computer player.")
+    assert words.lobby_footer(FI, "hard") == (
+        "Liity mukaan, ja järjestäjä painaa Aloita (2–10 pelaajaa). "
+        "Lisää tekoäly tuo pöytään vaikean tietokonepelaajan."
+    )
+
+
+@pytest.mark.parametrize("sort", ["points", "matches_won", "rounds_won"])
+@pytest.mark.parametrize("value", [1, 2, 1234])
+def test_english_rank_line_is_unchanged(sort: str, value: int) -> None:
+    """The viewer's rank line reads as the leaderboard cog writes it."""
+    from cogs import leaderboard
+
+    board = SimpleNamespace(sort=sort, total_players=4321)
+    mine = SimpleNamespace(rank=7, **{sort: value})
+    viewer = SimpleNamespace(display_name="Anna")
+    before = leaderboard.own_rank_line(board, mine, viewer)  # type: ignore[arg-type]
+    assert words.rank_line(ENGLISH, "Anna", 7, 4321, sort, value) == before
+    assert leaderboard.own_rank_line(board, None, viewer) == (  # type: ignore[arg-type]
+        words.rank_line(ENGLISH, "Anna", None, 4321, sort, value)
+    )
+
+
+def test_english_standings_texts_are_unchanged() -> None:
+    """Titles, the empty board, the footer and an empty /stats read as before in English."""
+    assert words.board_title(ENGLISH, "Global", "flip") == "🏆 Global leaderboard · UNO Flip"
+    assert words.board_title(ENGLISH, "Kahvila", "all") == "🏆 Kahvila leaderboard"
+    assert words.board_empty(ENGLISH, True, "classic") == (
+        "No Classic UNO rounds have been scored on this server yet. "
+        "Start a game with `/uno flip start` or `/uno classic start`."
+    )
+    assert words.board_empty(ENGLISH, False, "all") == (
+        "No rounds have been scored anywhere yet. "
+        "Start a game with `/uno flip start` or `/uno classic start`."
+    )
+    assert words.board_footer(ENGLISH, 1, 3, 25) == (
+        "Page 1/3 · 25 players · Pts points, MW matches won, RW rounds won, GP games played"
+    )
+    assert words.no_stats_text(ENGLISH, False, "Ben", True).startswith(
+        "Ben hasn't finished a round on this server yet. Start a game"
+    )
+    assert words.board_title(SV, "Global", "classic") == "🏆 Topplista: Global · Klassiskt UNO"
+    assert words.sort_amount(FI, "matches_won", 2) == "2 voitettua peliä"
