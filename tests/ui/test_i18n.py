@@ -379,11 +379,15 @@ def test_every_view_prompt_and_move_label(lang: Lang, played: Played) -> None:
     for game in played.games:
         for player in [None, *game.players]:
             view = game.view_for(player) if player else game.public_view()
-            assert words.turn_prompt(lang, view, name)
+            shown = [words.turn_prompt(lang, view, name)]
             if player:
-                assert words.hand_prompt(lang, view, name)
-                for move in view.legal_moves:
-                    assert 0 < len(words.move_label(lang, move, view, name)) <= 80
+                shown.append(words.hand_prompt(lang, view, name))
+                labels = [words.move_label(lang, move, view, name) for move in view.legal_moves]
+                assert all(0 < len(label) <= 80 for label in labels)
+                shown += labels
+            assert all(shown)
+            if lang != ENGLISH:
+                assert [line for line in shown if english_words(lang, line)] == []
 
 
 def test_english_prompts_are_unchanged(played: Played) -> None:
