@@ -31,7 +31,7 @@ from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS, Color, Kind, Side
 
 from .i18n import Lang, t, tn
-from .text import COLOR_EMOJI, sort_key
+from .text import COLOR_EMOJI, fit, sort_key
 
 Namer = Callable[[str], str]
 
@@ -77,7 +77,7 @@ def card_name(lang: Lang, face: Face) -> str:
 
 def card_label(lang: Lang, face: Face) -> str:
     """A short label for a card button (at most 80 characters)."""
-    return card_name(lang, face)[:BUTTON_LIMIT]
+    return fit(card_name(lang, face), BUTTON_LIMIT)
 
 
 def card_text(lang: Lang, face: Face) -> str:
@@ -87,8 +87,17 @@ def card_text(lang: Lang, face: Face) -> str:
 
 def faces_text(lang: Lang, faces: Iterable[Face], limit: int = 1000) -> str:
     """A comma-separated, sorted list of faces, cut to ``limit`` characters."""
-    text = ", ".join(card_text(lang, face) for face in sorted(faces, key=sort_key))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return fit(", ".join(card_text(lang, face) for face in sorted(faces, key=sort_key)), limit)
+
+
+def art_word(lang: Lang, kind: Kind) -> str:
+    """The word printed on the card art for an action or wild ("SKIP", "OHITUS")."""
+    return t(lang, f"art.{kind.value}")
+
+
+def color_word(lang: Lang, color: Color) -> str:
+    """The colour in capitals, as printed on the card art and the table picture."""
+    return color_name(lang, color).upper()
 
 
 def side_name(lang: Lang, side: Side) -> str:
@@ -293,7 +302,7 @@ def move_label(lang: Lang, move: Move, view: PlayerView, name: Namer) -> str:
             label = t(lang, "button.catch_player", name=name(target))
         case _:
             raise AssertionError(f"no label for {move!r}")
-    return label[:BUTTON_LIMIT]
+    return fit(label, BUTTON_LIMIT)
 
 
 def ai_name(lang: Lang, first_name: str, difficulty: str) -> str:

@@ -56,6 +56,7 @@ LANGUAGE_FREE = {
     "cmd.uno.flip.name",
     "rules.flip.uno.title",
     "rules.classic.uno.title",
+    "art.flip",
 }
 # Words spelt as in English that are right in that language (see docs/glossary.md).
 SAME_AS_ENGLISH: dict[str, set[str]] = {
@@ -70,6 +71,13 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "card.wild_draw_color",
         "card.wild_shuffle_hands",
         "card.wild_swap_hands",
+        "art.reverse",
+        "art.wild",
+        "art.wild_draw_four",
+        "art.wild_draw_two",
+        "art.wild_draw_color",
+        "art.wild_shuffle_hands",
+        "art.wild_swap_hands",
         "ai.name",
         "ai.difficulty.normal",
         "choice.normal",
@@ -81,6 +89,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     # and "variant" are Norwegian words.
     "nb": {
         "card.wild",
+        "art.wild",
         "ai.difficulty.normal",
         "choice.normal",
         "button.start",
@@ -108,6 +117,11 @@ KEPT_ENGLISH_NAMES = {
         "Wild Swap Hands",
         "Shuffle Hands",
         "Swap Hands",
+        "Draw Two",
+        "Draw Four",
+        "Draw Color",
+        "Shuffle",
+        "Swap",
         "Reverse",
         "Wild",
         "UNO",
@@ -366,6 +380,18 @@ def test_cards_use_the_sheet_names(lang: Lang) -> None:
     assert got == dark
 
 
+def test_english_art_words_are_unchanged() -> None:
+    """The words on the card art and the colour words read in English as drawn today."""
+    from bot.ui.cards import draw, palette
+
+    for kind, word in draw._ACTION_WORDS.items():
+        assert words.art_word(ENGLISH, kind) == word
+    for color, word in palette.WORDS.items():
+        assert words.color_word(ENGLISH, color) == word
+    assert words.art_word(FI, Kind.SKIP_EVERYONE) == "OHITA KAIKKI"
+    assert words.color_word(SV, Color.TEAL) == "TURKOS"
+
+
 def test_finnish_cards_read_naturally() -> None:
     """A coloured card is "Punainen 5", "Turkoosi ohita kaikki"."""
     assert words.card_text(FI, Face(Color.RED, Kind.NUMBER, 5)) == "🔴 Punainen 5"
@@ -588,12 +614,14 @@ def test_command_names_in_texts_are_the_localized_ones() -> None:
         ("cmd.uno.name", "cmd.uno.classic.name", "cmd.uno.classic.start.name"),
         ("cmd.uno.name", "cmd.uno.leave.name"),
         ("cmd.uno.name", "cmd.uno.end.name"),
+        ("cmd.leaderboard.name",),
     )
     for lang in languages():
         paths = [" ".join(t(lang, key) for key in path) for path in commands_named]
         for key, texts in entries(lang):
             for form in texts:
-                for mentioned in re.findall(r"/(uno(?: [\w-]+)+)", form):
+                # A slash after a word, a placeholder or markdown is a fraction ("3/10").
+                for mentioned in re.findall(r"(?<![\w}*])/(\w[\w-]*(?: [\w-]+)*)", form):
                     assert any(
                         mentioned == path or mentioned.startswith(path + " ") for path in paths
                     ), (lang, key, mentioned)
