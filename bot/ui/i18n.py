@@ -107,6 +107,12 @@ def _language(lang: Lang) -> _Language:
     return _Language(translations, BabelLocale.parse(lang))
 
 
+def preload() -> None:
+    """Read every catalog now (about 0.1 s), so no reader's first message pays for it."""
+    for lang in languages():
+        _language(lang)
+
+
 def has_key(lang: Lang, key: str) -> bool:
     """Whether ``lang``'s own catalog translates ``key`` (no English fallback)."""
     message = load_catalog(lang).get(key)
@@ -197,8 +203,7 @@ class CommandTranslator(app_commands.Translator):
 
     async def load(self) -> None:
         """Read every catalog now, so a bad one fails at start-up rather than at sync."""
-        for lang in languages():
-            _language(lang)
+        preload()
 
     async def translate(
         self,
