@@ -14,7 +14,7 @@ from babel.messages.catalog import Catalog
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Color, Face, Kind, RuleSet, Side
+from bot.engine import Color, Face, Kind, RuleSet, Side, public_view, view_for
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS
 from bot.sessions import private_notice
@@ -404,7 +404,7 @@ def test_every_view_prompt_and_move_label(lang: Lang, played: Played) -> None:
     """Prompts and labels render for every seat of every seeded game, within 80 characters."""
     for game in played.games:
         for player in [None, *game.players]:
-            view = game.view_for(player) if player else game.public_view()
+            view = view_for(game, player) if player else public_view(game)
             shown = [words.turn_prompt(lang, view, name)]
             if player:
                 shown.append(words.hand_prompt(lang, view, name))
@@ -420,7 +420,7 @@ def test_english_prompts_are_unchanged(played: Played) -> None:
     """In English, table and hand prompts read exactly as the English-only render helpers."""
     for game in played.games:
         for player in game.players:
-            view = game.view_for(player)
+            view = view_for(game, player)
             assert words.turn_prompt(ENGLISH, view, name) == render.turn_prompt(view, name)
             assert words.hand_prompt(ENGLISH, view, name) == render.hand_prompt(view, name)
 
