@@ -89,9 +89,9 @@ class Seat:
 def next_click(bot: UnoBot, seat: Seat, rng: random.Random) -> Callable[[], Any] | None:
     """The person's next click at this table, or None while it is not their move."""
     session = bot.sessions.by_channel.get(seat.channel.id)
-    if session is None or session.game is None:
+    if session is None or session.state.game is None:
         return None
-    game = session.game
+    game = session.state.game
     public = seat.channel.last_message
     if game.phase is Phase.ROUND_OVER:
         # A round ended by a computer player shows its button once the coalesced edit lands.
@@ -104,7 +104,7 @@ def next_click(bot: UnoBot, seat: Seat, rng: random.Random) -> Callable[[], Any]
     moves: list[str] = []
     if seat.hand is not None:
         buttons = hand_buttons(seat.hand)
-        if all(serial == str(session.serial) for serial, _, _ in buttons):
+        if all(serial == str(session.state.serial) for serial, _, _ in buttons):
             moves = [code for _, code, on in buttons if on and code[:1] not in "rg"]
     if not moves:
         return lambda: seat.person.click(public, label="Hand")

@@ -1,4 +1,5 @@
-"""UnoBot: opens the store, loads the cogs, registers the restart-safe buttons, syncs."""
+"""UnoBot: opens the store, restores the tables, loads the cogs (which register their own
+restart-safe buttons), syncs the commands."""
 
 from __future__ import annotations
 
@@ -9,13 +10,10 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
-from cogs.leaderboard import LeaderboardButton
-
 from .config import Settings
 from .persistence import Persistence
 from .sessions import SessionManager
 from .store import ConnectionSettings, Store
-from .ui.render import UnoButton
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +33,7 @@ class UnoBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
-        self.sessions = SessionManager(self)
+        self.sessions = SessionManager(self, settings)
         self._store: Store | None = None
 
     @property
@@ -46,7 +44,7 @@ class UnoBot(commands.AutoShardedBot):
         return self._store
 
     async def setup_hook(self) -> None:
-        """Open the store, restore games and lobbies, load the cogs, register old buttons, sync."""
+        """Open the store, restore games and lobbies, load the cogs, sync the commands."""
         db_path = Path(self.settings.db_path)
         if str(db_path) != ":memory:":
             db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -55,10 +53,9 @@ class UnoBot(commands.AutoShardedBot):
         )
         log.info("store open at %s", db_path)
         persistence = Persistence(self._store)
-        persistence.install(self.sessions)
+        self.sessions.persistence = persistence
         games, lobbies = await self.sessions.restore(persistence)
         log.info("resumed %d live games and %d open lobbies", games, lobbies)
-        self.add_dynamic_items(UnoButton, LeaderboardButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

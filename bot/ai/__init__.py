@@ -14,18 +14,16 @@ catch a player who forgot (with the strategy's ``catch_rate``), and always retur
 from __future__ import annotations
 
 import random
-from typing import Literal, Protocol
+from typing import Protocol
 
 from bot.engine.moves import Move
+from bot.engine.players import DIFFICULTIES, Difficulty
 from bot.engine.view import PlayerView
 
 from .easy import EasyStrategy
 from .hard import HardStrategy
 from .normal import NormalStrategy
 from .table import DEFAULT_CATCH_RATE, wants_to_catch
-
-Difficulty = Literal["easy", "normal", "hard"]
-DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "normal", "hard")
 
 
 class Strategy(Protocol):

@@ -141,3 +141,18 @@ def _narrate_one(event: ev.Event, name: Namer) -> str | None:
             return "Fewer than two players remain: the game ends."
         case _:
             return None
+
+
+def private_notice(events: list[ev.Event], player: str, name: Namer) -> str:
+    """What only ``player`` learns from their move: the cards they drew, a revealed hand."""
+    notes: list[str] = []
+    for event in events:
+        if isinstance(event, ev.CardsDrawn) and event.player == player and event.faces:
+            notes.append("You drew " + faces_text(event.faces, 300) + ".")
+        elif isinstance(event, ev.ChallengeResolved) and event.challenger == player:
+            verdict = "bluffed" if event.guilty else "played it legally"
+            hand = faces_text(event.hand, 600) or "no cards"
+            notes.append(f"{name(event.challenged)} {verdict}. Their hand: {hand}.")
+        elif isinstance(event, ev.CardPlayed) and event.player == player:
+            notes.append(f"You played {card_text(event.face)}.")
+    return " ".join(notes)[:2000]

@@ -93,7 +93,7 @@ async def test_one_human_and_three_ais_play_to_the_end(world: World, command: st
             break
         if game.phase is Phase.ROUND_OVER:
             await table.players[0].click(table.public, label="Next round")
-        elif not table.session.is_ai(game.current_player):
+        elif not table.session.state.is_ai(game.current_player):
             await table.play_turn(rng)
         else:
             await world.env.settle()
@@ -206,7 +206,7 @@ async def test_a_computer_players_turn_resumes_after_a_restart(
     settings.ai_delay = 10.0
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     table.forget_session()
-    assert table.session.ai_seats[0].name == "AI Anna (hard)"
+    assert table.session.state.ai_seats[0].name == "AI Anna (hard)"
     await world.env.advance_time(9)
     assert table.game.current_player == computer
     await world.env.advance_time(2)
@@ -265,4 +265,4 @@ async def test_a_computer_player_removed_from_a_lobby_stays_out_after_a_restart(
     await world.members[0].slash(world.channel, "uno remove-ai", name="ai1")
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     table.forget_session()
-    assert [s.name for s in table.session.ai_seats] == ["AI Ben (normal)"]
+    assert [s.name for s in table.session.state.ai_seats] == ["AI Ben (normal)"]

@@ -458,7 +458,7 @@ def test_rules_summary(rules: RuleSet) -> None:
     """This game's settings read as before in English and render in every language."""
     session = SimpleNamespace(rules=rules, turn_timeout=45, ai_takeover=True)
     english = words.rules_summary(ENGLISH, rules, 45, True)
-    assert english == render.rules_summary(session)  # type: ignore[arg-type]
+    assert english == render.rules_summary(session)
     for lang in OTHERS:
         assert english_words(lang, words.rules_summary(lang, rules, 45, True)) == set()
 
