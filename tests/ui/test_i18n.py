@@ -17,7 +17,6 @@ from discord.ext import commands
 from bot.engine import Color, Face, Kind, RuleSet, Side, public_view, view_for
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS
-from bot.sessions import private_notice
 from bot.ui import render, text, words
 from bot.ui.i18n import (
     ENGLISH,
@@ -34,6 +33,7 @@ from bot.ui.i18n import (
     t,
     tn,
 )
+from bot.ui.text import private_notice
 from cogs.leaderboard import LeaderboardCog
 from cogs.uno import UnoCog
 from tests.ui.games import Played, name, play
