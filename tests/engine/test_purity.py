@@ -225,3 +225,24 @@ def test_checker_spots_hidden_imports() -> None:
         "class G:\n    def f(self):\n        from .view import view_for\n"
     )
     assert hidden_imports(tree) == ["line 3", "line 6"]
+
+
+def test_the_table_is_pure_too() -> None:
+    """bot/table.py imports no discord, asyncio, database driver or I/O module."""
+    import ast
+    from pathlib import Path
+
+    source = Path(__file__).parents[2] / "bot" / "table.py"
+    tree = ast.parse(source.read_text())
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    } | {
+        (node.module or "").split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level == 0
+    }
+    forbidden = {"discord", "asyncio", "aiosqlite", "asyncpg", "sqlite3", "socket", "os"}
+    assert imported & forbidden == set()
