@@ -135,6 +135,7 @@ def test_a_token_discord_refuses_is_one_line_and_status_2(
     assert snapshot(folder) == {}
 
 
+@pytest.mark.slow
 def test_a_refused_token_from_the_config_file_names_the_file_key(
     folder: Path, rejecting_discord: str
 ) -> None:
@@ -146,6 +147,7 @@ def test_a_refused_token_from_the_config_file_names_the_file_key(
     assert snapshot(folder) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "base",
     ["https://discord.invalid/api/v10", "http://127.0.0.1:9/api/v10"],
@@ -249,6 +251,7 @@ def test_a_file_of_garbage_is_reported_as_corrupt_and_left_untouched(folder: Pat
     assert snapshot(folder) == before
 
 
+@pytest.mark.slow
 def test_a_database_with_a_damaged_page_is_reported_as_corrupt(folder: Path) -> None:
     """A real database whose middle page was overwritten is caught before any write."""
     path = folder / "uno.db"
@@ -264,6 +267,7 @@ def test_a_database_with_a_damaged_page_is_reported_as_corrupt(folder: Path) -> 
     assert snapshot(folder) == before
 
 
+@pytest.mark.slow
 def test_a_database_from_a_newer_version_says_to_upgrade(folder: Path) -> None:
     """A schema newer than this bot knows is refused with one line, not a traceback."""
     path = folder / "uno.db"
@@ -311,6 +315,7 @@ def fill(disk: Path) -> None:
     assert shutil.disk_usage(disk).free < 4096
 
 
+@pytest.mark.slow
 def test_a_full_disk_with_a_new_database_is_one_line(folder: Path, full_disk: Path) -> None:
     """No room for a new database: one line saying the disk is full; nothing left behind."""
     fill(full_disk)
@@ -322,6 +327,7 @@ def test_a_full_disk_with_a_new_database_is_one_line(folder: Path, full_disk: Pa
     assert snapshot(full_disk) == before
 
 
+@pytest.mark.slow
 def test_a_full_disk_with_an_existing_database_is_one_line(folder: Path, full_disk: Path) -> None:
     """A database on a disk that filled up since: one line, the database unchanged."""
     make_database(full_disk / "uno.db")
@@ -348,6 +354,7 @@ def test_uno_config_naming_a_directory(folder: Path) -> None:
     assert snapshot(folder) == {"conf": "dir"}
 
 
+@pytest.mark.slow
 def test_a_config_toml_that_is_a_directory(folder: Path) -> None:
     """./config.toml as a folder (Docker's doing when the mounted file is missing) is named."""
     (folder / "config.toml").mkdir()
