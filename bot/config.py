@@ -209,8 +209,7 @@ def describe_error(
         return f"unknown setting {key!r} in {config_file}{hint}"
     label = labels.get(field, env_name(field))
     if error["type"] == "missing":
-        where = f"the environment or {config_file}" if config_file else "the environment"
-        return f"{label} is not set (in {where})"
+        return f"{label} is not set (in the environment or {config_file or DEFAULT_CONFIG_FILE})"
     message = str(error["msg"]).removeprefix("Value error, ")
     details = []
     if field != "discord_token":

@@ -36,7 +36,7 @@ class Heartbeat:
     """Writes the bot's status to ``path``, atomically, until stopped."""
 
     def __init__(self, path: Path) -> None:
-        """A heartbeat written to ``path`` (its folder must exist)."""
+        """A heartbeat written to ``path`` (its folder is created if missing)."""
         self.path = Path(path)
         self._warned = False
 
@@ -46,6 +46,8 @@ class Heartbeat:
         record_with_time = {**record, "time": time.time(), "pid": os.getpid()}
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
+            # The folder may be the database's, which the bot creates only once logged in.
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary.write_text(json.dumps(record_with_time))
             # A reader sees the old file or the new one, never half of one.
             os.replace(temporary, self.path)

@@ -2,7 +2,7 @@
 
 The full run (``pytest``, what CI runs) keeps every property test's own example count. The quick
 run loads the hypothesis profile "quick", which caps them (tests read the cap through
-``settings.default.max_examples``); ``--hypothesis-profile`` still chooses explicitly.
+``settings().max_examples``); ``--hypothesis-profile`` still chooses explicitly.
 """
 
 from __future__ import annotations

@@ -292,16 +292,14 @@ def test_a_database_from_a_newer_version_says_to_upgrade(folder: Path) -> None:
     assert snapshot(folder) == before
 
 
-@pytest.fixture
-def full_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 256 KiB tmpfs; the test fills it. Needs root (mount); skipped otherwise."""
+def mounted_tmpfs(point: Path, options: str) -> Iterator[Path]:
+    """A small tmpfs mounted at ``point`` for the test. Needs root (mount); skipped otherwise."""
     mount = shutil.which("mount")
-    point = tmp_path / "disk"
     point.mkdir()
     if os.geteuid() != 0 or mount is None:
-        pytest.skip("a full disk is simulated with a tiny tmpfs, which needs root to mount")
+        pytest.skip("a small disk of its own is a tmpfs, which needs root to mount")
     made = subprocess.run(
-        [mount, "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(point)], capture_output=True
+        [mount, "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True
     )
     if made.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
@@ -309,6 +307,30 @@ def full_disk(tmp_path: Path) -> Iterator[Path]:
         yield point
     finally:
         subprocess.run(["umount", str(point)], check=True)
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 256 KiB disk of its own; the test fills it."""
+    yield from mounted_tmpfs(tmp_path / "disk", "size=256k")
+
+
+@pytest.fixture
+def read_only_disk(tmp_path: Path) -> Iterator[Path]:
+    """An empty disk mounted read-only (as a :ro bind mount is): root cannot write either."""
+    yield from mounted_tmpfs(tmp_path / "disk", "size=256k,ro")
+
+
+@pytest.mark.slow
+def test_a_read_only_disk_is_named_even_for_root(folder: Path, read_only_disk: Path) -> None:
+    """A database folder on a read-only file system: one line saying so, before logging in."""
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH=str(read_only_disk / "uno.db"))
+    assert the_one_line(result, 2) == (
+        f"unoflip: UNO_DB_PATH is {read_only_disk}/uno.db, but {read_only_disk} is on a "
+        "read-only file system"
+    )
+    refused_before_login(result)
+    assert snapshot(read_only_disk) == {}
 
 
 def fill(disk: Path) -> None:

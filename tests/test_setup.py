@@ -6,6 +6,11 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+from hypothesis import settings
+
+from .conftest import QUICK_EXAMPLES
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 CI = (ROOT / ".ci" / "run").read_text()
@@ -57,3 +62,13 @@ def test_license_is_an_spdx_expression() -> None:
     """``license = "MIT"``: the table form makes setuptools print a deprecation block."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["license"] == "MIT"
+
+
+def test_only_the_quick_run_caps_property_examples(pytestconfig: pytest.Config) -> None:
+    """Under -m "not slow" the "quick" profile caps examples; the full run keeps hypothesis's."""
+    if pytestconfig.getoption("hypothesis_profile", None) is not None:
+        pytest.skip("a hypothesis profile was chosen on the command line")
+    if "not slow" in (pytestconfig.option.markexpr or ""):
+        assert settings().max_examples == QUICK_EXAMPLES
+    else:
+        assert settings().max_examples == settings.get_profile("default").max_examples >= 30

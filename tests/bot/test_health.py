@@ -80,8 +80,9 @@ def test_no_heartbeat_and_a_garbled_one_are_unhealthy(tmp_path: Path) -> None:
 def test_a_heartbeat_that_cannot_be_written_warns_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A heartbeat into a missing folder logs one warning and never raises."""
-    heartbeat = Heartbeat(tmp_path / "missing" / "health.json")
+    """A heartbeat that cannot be written logs one warning and never raises."""
+    (tmp_path / "file").write_text("a file where the folder should be")
+    heartbeat = Heartbeat(tmp_path / "file" / "health.json")
     with caplog.at_level(logging.WARNING, logger="bot.health"):
         heartbeat.beat({})
         heartbeat.beat({})
