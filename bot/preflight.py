@@ -39,15 +39,21 @@ class StartupError(Exception):
         self.status = status
 
 
+def nearest_folder(path: Path) -> Path:
+    """The closest existing ancestor of ``path``: where its file or folders would be made."""
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    return folder
+
+
 def check_database_path(path: Path, label: str) -> None:
     """Refuse a path SQLite cannot use, without creating or opening anything."""
     if path.is_dir():
         raise StartupError(f"{label} is {path}, which is a directory; name a file in it")
     if path.exists() and not path.is_file():
         raise StartupError(f"{label} is {path}, which is not a regular file")
-    folder = path.parent
-    while not folder.exists():
-        folder = folder.parent
+    folder = nearest_folder(path)
     if not folder.is_dir():
         raise StartupError(f"{label} is {path}, but {folder} is a file, not a folder")
     # SQLite writes its -wal and -shm files beside the database, so the folder must be writable
@@ -89,8 +95,7 @@ def describe_database_error(exc: BaseException, path: Path, label: str) -> str:
             f"{label}: {path} is corrupt ({reason}); it was left untouched: move it aside "
             f"(mv {path} {path}.corrupt) to start with an empty database, or restore a backup"
         )
-    folder = path.parent if path.parent.exists() else Path.cwd()
-    free = shutil.disk_usage(folder).free
+    free = shutil.disk_usage(nearest_folder(path)).free
     if (
         name == "SQLITE_FULL"
         or getattr(exc, "errno", None) == errno.ENOSPC
