@@ -18,6 +18,21 @@ from .store import ConnectionSettings, Store
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.uno", "cogs.leaderboard")
+INVITE_SCOPES = ("bot", "applications.commands")
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    read_message_history=True,
+    attach_files=True,
+)
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with the scopes and permissions it needs."""
+    return discord.utils.oauth_url(
+        application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES
+    )
 
 
 class UnoBot(commands.AutoShardedBot):
@@ -35,6 +50,7 @@ class UnoBot(commands.AutoShardedBot):
         self.settings = settings
         self.sessions = SessionManager(self, settings)
         self._store: Store | None = None
+        self._invite_logged = False
 
     @property
     def store(self) -> Store:
@@ -81,6 +97,18 @@ class UnoBot(commands.AutoShardedBot):
             self.user and self.user.id,
             len(self.guilds),
         )
+        if not self._invite_logged and self.application_id is not None:
+            self._invite_logged = True
+            log.info("invite link: %s", invite_url(self.application_id))
+
+    def health(self) -> dict[str, bool]:
+        """What the heartbeat reports: ready, every gateway shard connected, store open."""
+        shards = self.shards.values()
+        return {
+            "ready": self.is_ready() and not self.is_closed(),
+            "gateway": bool(shards) and not any(shard.is_closed() for shard in shards),
+            "store": self._store is not None,
+        }
 
     async def close(self) -> None:
         """Answer the clicks in flight, stop the timers, then disconnect."""

@@ -80,7 +80,9 @@ async def test_ai_seats_count_toward_ten(world: World) -> None:
     assert "full" in refused.response.content
 
 
-@pytest.mark.parametrize("command", ["uno flip start", "uno classic start"])
+@pytest.mark.parametrize(
+    "command", [pytest.param("uno flip start", marks=pytest.mark.slow), "uno classic start"]
+)
 async def test_one_human_and_three_ais_play_to_the_end(world: World, command: str) -> None:
     """A person and three computer players finish a whole match through the simulator."""
     table = Table(world, 1)

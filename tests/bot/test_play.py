@@ -17,9 +17,9 @@ from .driver import Table, buttons, embed_text, enabled, labels, rig
     ("seats", "command"),
     [
         (2, "uno flip start"),
-        (3, "uno flip start"),
+        pytest.param(3, "uno flip start", marks=pytest.mark.slow),
         (2, "uno classic start"),
-        (3, "uno classic start"),
+        pytest.param(3, "uno classic start", marks=pytest.mark.slow),
     ],
 )
 async def test_complete_round_by_clicks(world: World, seats: int, command: str) -> None:
@@ -31,6 +31,7 @@ async def test_complete_round_by_clicks(world: World, seats: int, command: str) 
     assert "went out" in embed_text(table.public) or "wins the game" in embed_text(table.public)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["uno flip start", "uno classic start"])
 async def test_complete_round_with_ten_players(world: World, command: str) -> None:
     """Ten players finish a round by clicks."""

@@ -39,7 +39,7 @@ MAX_STATE_BYTES = 64 * 1024
 NO_SHRINKING = [HypothesisPhase.explicit, HypothesisPhase.reuse, HypothesisPhase.generate]
 SEEDS = st.integers(min_value=0, max_value=9_999)
 QUICK = settings(
-    max_examples=30,
+    max_examples=min(30, settings().max_examples),  # the quick run caps it
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
