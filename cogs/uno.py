@@ -12,6 +12,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot.client import UnoBot
+from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
@@ -52,7 +53,6 @@ CLASSIC_RULES_TEXT = (
 # The options' limits, as synced to Discord and checked again here: a modified client or a
 # direct API call can send anything.
 TARGET_MIN, TARGET_MAX = 50, 5000
-TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX = 15, 600
 MAX_AI = MAX_SEATS - 1
 MAX_AI_NAME = 100  # longer than any computer player's name or id
 CHOICES: dict[str, tuple[str, ...]] = {
