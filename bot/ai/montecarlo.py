@@ -461,8 +461,9 @@ def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
     fewest = _fewest_other(hands, seat)
     danger = fewest <= 1
     endgame = len(hand) <= 3 or fewest <= 2
-    next_count = len(hands[game.next_seat(seat)])
-    previous_count = len(hands[game.next_seat(seat, -1)])
+    step = game.direction
+    next_count = len(hands[(seat + step) % len(hands)])
+    previous_count = len(hands[(seat - step) % len(hands)])
     points = game.points()
     in_play = game.color
     best: Move = DRAW
