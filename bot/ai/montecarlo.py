@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Color, Face, Kind
-from bot.engine.game import TERMINAL_PHASES, AfterColor, Game, Phase
+from bot.engine.game import TERMINAL_PHASES, AfterColor, Game, Phase, shuffle
 from bot.engine.moves import (
     ACCEPT,
     CALL_UNO,
@@ -31,13 +30,14 @@ from bot.engine.moves import (
     SwapWith,
 )
 from bot.engine.rules import RuleSet
-from bot.engine.scoring import face_points
 from bot.engine.view import PlayerView
 
 from .knowledge import HandReading, edition_of, other_side, read_hand
 from .normal import NormalStrategy
 from .table import HITS_NEXT, seat_order
 
+# More cards than any hand can hold (a whole deck is at most 112).
+MAX_HAND = 1_000
 # A rollout that has not ended after this many moves is scored as undecided.
 MAX_ROLLOUT_MOVES = 400
 # Points won or lost are worth this fraction of a round win.
@@ -239,7 +239,7 @@ class Sampler:
                 else:
                     hand.append(card)
         rest = [c for c in self.free if c not in taken]
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         if pinned is None and top is None:
             top = rest.pop()
         faces = self.template.faces(view.side)
@@ -387,11 +387,12 @@ def policy_move(game: Game, player: str) -> Move:
     if game.players[seat] != player:
         raise ValueError(f"{player} has nothing to decide")
     legal = game.legal_moves(player)
+    # An identity scan: ``in`` would call the moves' dataclass __eq__ on every other move.
     for move in legal:
         if move is CALL_UNO:
             return CALL_UNO
     phase = game.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return _best_play(game, seat, legal)
     if phase is Phase.CHOOSE_COLOR:
         return ChooseColor(_best_color(game, seat))
@@ -404,7 +405,8 @@ def policy_move(game: Game, player: str) -> Move:
     if phase is Phase.PENALTY:
         stacks = [m for m in legal if isinstance(m, PlayCard)]
         if stacks:
-            return max(stacks, key=lambda m: face_points(game.face(m.card), game.rules.variant))
+            points = game.points()
+            return max(stacks, key=lambda m: points[m.card])
         source = game.penalty_source
         if (
             CHALLENGE in legal
@@ -416,17 +418,31 @@ def policy_move(game: Game, player: str) -> Move:
     return _drawn_move(game, seat, legal)
 
 
+def _fewest_other(hands: list[list[int]], seat: int) -> int:
+    """The smallest hand but ``seat``'s."""
+    sizes = list(map(len, hands))
+    sizes[seat] = MAX_HAND
+    return min(sizes)
+
+
 def _endgame(game: Game, seat: int) -> bool:
     hands = game.hands
-    fewest = min(len(h) for s, h in enumerate(hands) if s != seat)
-    return len(hands[seat]) <= 3 or fewest <= 2
+    return len(hands[seat]) <= 3 or _fewest_other(hands, seat) <= 2
 
 
 def _bluff(game: Game, seat: int, face: Face) -> bool:
-    if face.kind not in DRAW_WILD_KINDS or game.color is None:
-        return False
     color = game.color
-    return any(game.face(c).color is color for c in game.hands[seat])
+    if face.kind not in DRAW_WILD_KINDS or color is None:
+        return False
+    faces = game.faces()
+    return any(faces[c].color is color for c in game.hands[seat])
+
+
+# The rollout policy runs for every move of every rollout, so it reads the game's face and
+# points tables directly, counts colours with list.count (cheaper than a Counter for a hand)
+# and compares kinds against these aliases (an enum member lookup on its class is slow).
+_NUMBER, _REVERSE = Kind.NUMBER, Kind.REVERSE
+_PLAY = Phase.PLAY
 
 
 def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
@@ -434,40 +450,41 @@ def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
     plays = [m for m in legal if type(m) is PlayCard]
     if not plays:
         return DRAW
+    faces = game.faces()
     if len(plays) == 1:
         only = plays[0]
         assert isinstance(only, PlayCard)
-        return DRAW if _bluff(game, seat, game.face(only.card)) else only
+        return DRAW if _bluff(game, seat, faces[only.card]) else only
     hands = game.hands
     hand = hands[seat]
-    faces = [game.face(c) for c in hand]
-    fewest = min(len(h) for s, h in enumerate(hands) if s != seat)
+    colors = [faces[c].color for c in hand]
+    fewest = _fewest_other(hands, seat)
     danger = fewest <= 1
     endgame = len(hand) <= 3 or fewest <= 2
-    held = Counter(f.color for f in faces)
-    next_count = len(hands[game.next_seat(seat)])
-    previous_count = len(hands[game.next_seat(seat, -1)])
-    variant = game.rules.variant
+    step = game.direction
+    next_count = len(hands[(seat + step) % len(hands)])
+    previous_count = len(hands[(seat - step) % len(hands)])
+    points = game.points()
+    in_play = game.color
     best: Move = DRAW
     best_score = -math.inf
     for move in plays:
         assert isinstance(move, PlayCard)
-        face = game.face(move.card)
-        if face.kind is Kind.NUMBER or danger:
-            score = float(face_points(face, variant))
-        else:
-            score = ACTION_WEIGHT
-        if face.color is None:
-            if face.kind in DRAW_WILD_KINDS and held[game.color] > 0 and game.color is not None:
+        face = faces[move.card]
+        kind = face.kind
+        score = float(points[move.card]) if kind is _NUMBER or danger else ACTION_WEIGHT
+        color = face.color
+        if color is None:
+            if kind in DRAW_WILD_KINDS and in_play is not None and in_play in colors:
                 continue
             if not endgame:
                 score -= WILD_HOLD
         else:
-            score += SAME_COLOR_BONUS * (held[face.color] - 1)
+            score += SAME_COLOR_BONUS * (colors.count(color) - 1)
         if next_count <= 2:
-            if face.kind in HITS_NEXT:
+            if kind in HITS_NEXT:
                 score += HIT_NEXT_BONUS
-            elif face.kind is Kind.REVERSE and previous_count > next_count:
+            elif kind is _REVERSE and previous_count > next_count:
                 score += REVERSE_AWAY_BONUS
         if score > best_score:
             best, best_score = move, score
@@ -487,14 +504,15 @@ def _drawn_move(game: Game, seat: int, legal: list[Move]) -> Move:
 
 
 def _best_color(game: Game, seat: int) -> Color:
-    colors = COLORS_BY_SIDE[game.side]
-    held: Counter[Color | None] = Counter()
-    weight: Counter[Color | None] = Counter()
+    faces = game.faces()
+    points = game.points()
+    held: dict[Color | None, int] = {}
+    weight: dict[Color | None, int] = {}
     for card in game.hands[seat]:
-        face = game.face(card)
-        held[face.color] += 1
-        weight[face.color] += face_points(face, game.rules.variant)
-    return max(colors, key=lambda c: (held[c], weight[c]))
+        color = faces[card].color
+        held[color] = held.get(color, 0) + 1
+        weight[color] = weight.get(color, 0) + points[card]
+    return max(COLORS_BY_SIDE[game.side], key=lambda c: (held.get(c, 0), weight.get(c, 0)))
 
 
 def rollout_value(
