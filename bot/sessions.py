@@ -15,7 +15,7 @@ import random
 import secrets
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import discord
 
@@ -329,7 +329,6 @@ class GameSession:
             target = game.catchable()
             if target is None or target == player:
                 self._missed_a_catch(interaction.user.id)
-            assert target is not None
             return self._table_move(
                 interaction, player, Catch(target), f"🚨 You caught {self.name(target)}!"
             )
@@ -337,7 +336,7 @@ class GameSession:
         self.saving()
         return lambda: self._respond_public(interaction)
 
-    def _missed_a_catch(self, user_id: int) -> None:
+    def _missed_a_catch(self, user_id: int) -> NoReturn:
         """Refuse a catch with nobody to catch; one in quick succession is told to wait."""
         now = asyncio.get_running_loop().time()
         if now - self._missed_catch.get(user_id, -CATCH_COOLDOWN) < CATCH_COOLDOWN:

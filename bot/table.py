@@ -94,10 +94,6 @@ class TableState:
         """The name of an engine player id as chosen (escape it where markdown renders)."""
         return self._names.get(player, player)
 
-    def known(self, player: str) -> bool:
-        """Whether the player id has a seat at this table, now or earlier in the game."""
-        return player in self._names
-
     def seat_of(self, user_id: int) -> Seat | None:
         """The seat of a Discord user, if they are at this table."""
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -131,11 +127,6 @@ class TableState:
     def in_game(self, user_id: int) -> bool:
         """Whether the user is still playing in the running game."""
         return self.game is not None and str(user_id) in self.game.players
-
-    @property
-    def host_name(self) -> str:
-        """The host's name as chosen."""
-        return self.name(str(self.host_id))
 
     @property
     def round_over(self) -> bool:
