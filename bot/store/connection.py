@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
+from .backend import Executed, Params, Row, Work, run_shielded
 from .errors import StoreBusyError, StoreIOError
 
 T = TypeVar("T")
@@ -23,14 +24,6 @@ _SQLITE_LOCKED = 6
 # volume remounted) but that the connection that saw them may never recover from: a database
 # opened read-only stays read-only for the life of its connection.
 _REOPEN_CODES = frozenset({8, 10, 13, 14})  # READONLY, IOERR, FULL, CANTOPEN
-
-
-@dataclass(frozen=True, slots=True)
-class Executed:
-    """What a write statement did: rows changed and the last inserted row id."""
-
-    rowcount: int
-    lastrowid: int | None
 
 
 async def execute(
@@ -90,13 +83,25 @@ class ConnectionSettings:
     retry: RetryPolicy = RetryPolicy()
 
 
-Work = Callable[[aiosqlite.Connection], Awaitable[T]]
+class SqliteConnection:
+    """The aiosqlite connection as the repositories use it (see backend.Connection)."""
 
+    dialect: Literal["sqlite"] = "sqlite"
 
-def _report_orphan(task: asyncio.Future[Any]) -> None:
-    """Log the failure of a transaction whose caller was cancelled (nobody else will)."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("store write failed after its caller was cancelled", exc_info=task.exception())
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.raw = connection
+
+    async def execute(self, sql: str, params: Params = ()) -> Executed:
+        """Run one statement; rows changed and last row id."""
+        return await execute(self.raw, sql, params)
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement per parameter row."""
+        await self.raw.executemany(sql, rows)
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Every row of one query, in one round trip to the connection's thread."""
+        return list(await self.raw.execute_fetchall(sql, params))
 
 
 async def _connect(path: str | Path, settings: ConnectionSettings) -> aiosqlite.Connection:
@@ -117,7 +122,7 @@ async def _connect(path: str | Path, settings: ConnectionSettings) -> aiosqlite.
 
 
 class Database:
-    """Serialises every use of the one connection; wraps work in retried transactions.
+    """The SQLite backend: one connection, every use serialised, work in retried transactions.
 
     A failure that can clear (read-only file, I/O error, full disk) marks the connection stale:
     the next use closes it and connects again with the same settings, so the first write after
@@ -137,6 +142,7 @@ class Database:
         self._path = str(path)
         self._settings = settings or ConnectionSettings(retry=retry)
         self._stale = False
+        self.dialect: Literal["sqlite"] = "sqlite"
         # One connection means one transaction at a time: statements from two coroutines
         # must never interleave inside the same BEGIN ... COMMIT.
         self._lock = asyncio.Lock()
@@ -167,14 +173,7 @@ class Database:
         return await self._run(work, None)
 
     async def _run(self, work: Work[T], begin: str | None) -> T:
-        # Shielded: a caller cancelled mid-transaction (an interaction handler timing out)
-        # must neither leave BEGIN open on the shared connection nor lose a half-sent result.
-        task = asyncio.ensure_future(self._run_locked(work, begin))
-        try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError:
-            task.add_done_callback(_report_orphan)
-            raise
+        return await run_shielded(self._run_locked(work, begin))
 
     async def _reopen(self) -> None:
         """Replace a stale connection by a new one (the caller holds the lock)."""
@@ -197,10 +196,10 @@ class Database:
             for attempt in range(self.retry.attempts):
                 try:
                     if begin is None:
-                        return await work(connection)
+                        return await work(SqliteConnection(connection))
                     await execute(connection, begin)
                     try:
-                        result = await work(connection)
+                        result = await work(SqliteConnection(connection))
                         await execute(connection, "COMMIT")
                     except BaseException:
                         if connection.in_transaction:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.store import GameRecord, RoundRecord, RoundScore, Store
+from bot.store.backend import Connection
 from bot.store.models import Side, Variant
 
 ANNA, BEN, CARL, DORA = 101, 102, 103, 104
@@ -63,3 +64,22 @@ def alternative_round(round_no: int, winner: int, hands: Mapping[int, int]) -> R
             for player, points in hands.items()
         ],
     )
+
+
+async def query(store: Store, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+    """Rows of one query, as tuples, on whichever backend the store runs."""
+
+    async def work(connection: Connection) -> list[tuple[object, ...]]:
+        return [tuple(row) for row in await connection.fetch_all(sql, params)]
+
+    rows: list[tuple[object, ...]] = await store.database.read(work)
+    return rows
+
+
+async def table_counts(store: Store) -> dict[str, int]:
+    """Row counts of every table a round or a match result writes."""
+    tables = ("rounds", "round_scores", "match_results", "player_totals", "snapshots")
+    return {
+        table: int(str((await query(store, f"SELECT COUNT(*) FROM {table}"))[0][0]))
+        for table in tables
+    }

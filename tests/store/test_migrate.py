@@ -161,6 +161,6 @@ async def test_file_database_uses_wal_and_foreign_keys(file_store: Store) -> Non
     """The connection runs in WAL mode with foreign keys enforced."""
     connection = file_store.database.connection
     async with connection.execute("PRAGMA journal_mode") as cursor:
-        assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
+        assert (await cursor.fetchone())[0] == "wal"
     async with connection.execute("PRAGMA foreign_keys") as cursor:
-        assert (await cursor.fetchone())[0] == 1  # type: ignore[index]
+        assert (await cursor.fetchone())[0] == 1

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import aiosqlite
-
-from ..connection import Database
+from ..backend import Backend, Connection
 from ..models import LiveGame, from_millis
 from ._load import load_games
 from ._sql import execute, fetch_all, now_ms
 
 _SAVE = """
 INSERT INTO snapshots (game_id, state_json, ui_json, updated_at)
-SELECT id, ?, ?, ? FROM games WHERE id = ? AND status = 'live'
+SELECT id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT) FROM games
+WHERE id = ? AND status = 'live'
 ON CONFLICT (game_id) DO UPDATE SET
     state_json = excluded.state_json,
     ui_json = excluded.ui_json,
@@ -20,7 +19,7 @@ ON CONFLICT (game_id) DO UPDATE SET
 
 
 async def write_snapshot(
-    connection: aiosqlite.Connection, game_id: int, state_json: str, ui_json: str
+    connection: Connection, game_id: int, state_json: str, ui_json: str
 ) -> bool:
     """Upsert the snapshot of a live game inside the caller's transaction; False if not live."""
     cursor = await execute(connection, _SAVE, (state_json, ui_json, now_ms(), game_id))
@@ -30,13 +29,13 @@ async def write_snapshot(
 class SnapshotRepository:
     """Saves and restores the state of live games."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Backend) -> None:
         self._database = database
 
     async def save_snapshot(self, game_id: int, state_json: str, ui_json: str = "{}") -> bool:
         """Save a live game's engine state and UI blob; False (nothing written) if not live."""
 
-        async def work(connection: aiosqlite.Connection) -> bool:
+        async def work(connection: Connection) -> bool:
             return await write_snapshot(connection, game_id, state_json, ui_json)
 
         return await self._database.statement(work)
@@ -44,7 +43,7 @@ class SnapshotRepository:
     async def load_live_games(self) -> list[LiveGame]:
         """Every live game with its latest snapshot, oldest game first."""
 
-        async def work(connection: aiosqlite.Connection) -> list[LiveGame]:
+        async def work(connection: Connection) -> list[LiveGame]:
             rows = await fetch_all(
                 connection,
                 "SELECT g.id, s.state_json, s.ui_json, s.updated_at FROM games AS g"
