@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import logging
-from pathlib import Path
 
 import discord
 from discord.ext import commands
@@ -14,7 +13,7 @@ from cogs.leaderboard import LeaderboardButton
 from .config import Settings
 from .persistence import Persistence
 from .sessions import SessionManager
-from .store import ConnectionSettings, Store
+from .store import Store, describe_url, open_store
 from .ui.render import UnoButton
 
 log = logging.getLogger(__name__)
@@ -40,20 +39,16 @@ class UnoBot(commands.AutoShardedBot):
 
     @property
     def store(self) -> Store:
-        """The SQLite store, open from setup_hook until close."""
+        """The store (SQLite or PostgreSQL), open from setup_hook until close."""
         if self._store is None:
             raise RuntimeError("the store is not open (setup_hook has not run)")
         return self._store
 
     async def setup_hook(self) -> None:
         """Open the store, restore games and lobbies, load the cogs, register old buttons, sync."""
-        db_path = Path(self.settings.db_path)
-        if str(db_path) != ":memory:":
-            db_path.parent.mkdir(parents=True, exist_ok=True)
-        self._store = await Store.open(
-            db_path, ConnectionSettings(synchronous=self.settings.db_synchronous)
-        )
-        log.info("store open at %s", db_path)
+        url = self.settings.store_url
+        self._store = await open_store(url, synchronous=self.settings.db_synchronous)
+        log.info("store open: %s", describe_url(url))
         persistence = Persistence(self._store)
         persistence.install(self.sessions)
         games, lobbies = await self.sessions.restore(persistence)

@@ -32,6 +32,22 @@ class Settings(BaseSettings):
     # NORMAL (with WAL) keeps every commit through a killed process; FULL also through a power
     # loss, at the cost of an fsync per write.
     db_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
+    # Where the store lives: sqlite:///path (default: db_path) or postgresql://user@host:port/db
+    # for several bot processes sharing one database.
+    db_url: str | None = None
+
+    @field_validator("db_url")
+    @classmethod
+    def _store_scheme(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("sqlite:///", "postgresql://")):
+            raise ValueError("use sqlite:///path or postgresql://user@host:port/database")
+        return value
+
+    @property
+    def store_url(self) -> str:
+        """db_url, or the SQLite file at db_path when db_url is not set."""
+        return self.db_url or f"sqlite:///{self.db_path}"
+
     guild_id: int | None = Field(default=None, description="sync commands to this guild only")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     turn_timeout: int = Field(default=60, ge=10, le=3600)

@@ -140,6 +140,15 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
 
 
 @pytest.fixture
+async def pg_store(shared_pg_url: str) -> AsyncIterator[Store]:
+    """A fresh empty PostgreSQL store, for tests of PostgreSQL's own behaviour."""
+    await _empty(shared_pg_url)
+    opened = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
 async def sqlite_store() -> AsyncIterator[Store]:
     """A fresh in-memory SQLite store, for tests of SQLite's own behaviour."""
     opened = await Store.open(":memory:")

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
 
+from bot.engine import Game
+from bot.engine.simulate import RandomAgent
+from bot.persistence import Persistence, SeatSnapshot
 from bot.store import GameRecord, RoundRecord, RoundScore, Store
 from bot.store.backend import Connection
 from bot.store.models import Side, Variant
@@ -83,3 +87,38 @@ async def table_counts(store: Store) -> dict[str, int]:
         table: int(str((await query(store, f"SELECT COUNT(*) FROM {table}"))[0][0]))
         for table in tables
     }
+
+
+def table_session(game: Game) -> SimpleNamespace:
+    """The fields of a GameSession that persistence reads, around a real engine game."""
+    return SimpleNamespace(
+        id="s1",
+        guild_id=9001,
+        channel_id=42,
+        host_id=int(game.players[0]),
+        rules=game.rules,
+        turn_timeout=60,
+        next_round_delay=30,
+        ai_difficulty="normal",
+        ai_takeover=False,
+        seats=[SeatSnapshot(player_id=p, name=f"P{p}") for p in game.players],
+        message_id=None,
+        serial=0,
+        log=[],
+        timeouts_in_row={},
+        reminder_id=None,
+        recorded_rounds=0,
+        db_game_id=None,
+        closed=False,
+        game=game,
+        name=lambda player: f"P{player}",
+    )
+
+
+async def play_and_save(
+    persistence: Persistence, session: SimpleNamespace, agent: RandomAgent
+) -> None:
+    """One random legal move, then the save the bot makes after every move."""
+    agent.step(session.game)
+    session.serial += 1
+    await persistence.save(session)  # type: ignore[arg-type]

@@ -13,16 +13,15 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from bot.engine import Game, Phase, RuleSet
 from bot.engine.simulate import RandomAgent
-from bot.persistence import Persistence, SeatSnapshot, SessionSnapshot
+from bot.persistence import Persistence, SessionSnapshot
 from bot.store import Store, StoreIOError
 
-from .factories import ANNA, BEN, new_game, standard_round
+from .factories import ANNA, BEN, new_game, play_and_save, standard_round, table_session
 
 
 class Unwritable:
@@ -125,41 +124,6 @@ async def test_a_reopen_that_still_fails_is_a_store_error(
         assert [lobby.lobby_json for lobby in await store.lobbies.load_all()] == ['{"late": 1}']
     finally:
         await store.close()
-
-
-def table_session(game: Game) -> SimpleNamespace:
-    """The fields of a GameSession that persistence reads, around a real engine game."""
-    return SimpleNamespace(
-        id="s1",
-        guild_id=9001,
-        channel_id=42,
-        host_id=int(game.players[0]),
-        rules=game.rules,
-        turn_timeout=60,
-        next_round_delay=30,
-        ai_difficulty="normal",
-        ai_takeover=False,
-        seats=[SeatSnapshot(player_id=p, name=f"P{p}") for p in game.players],
-        message_id=None,
-        serial=0,
-        log=[],
-        timeouts_in_row={},
-        reminder_id=None,
-        recorded_rounds=0,
-        db_game_id=None,
-        closed=False,
-        game=game,
-        name=lambda player: f"P{player}",
-    )
-
-
-async def play_and_save(
-    persistence: Persistence, session: SimpleNamespace, agent: RandomAgent
-) -> None:
-    """One random legal move, then the save the bot makes after every move."""
-    agent.step(session.game)
-    session.serial += 1
-    await persistence.save(session)  # type: ignore[arg-type]
 
 
 async def test_next_save_after_recovery_writes_rounds_and_state(
