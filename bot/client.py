@@ -13,7 +13,7 @@ from cogs.leaderboard import LeaderboardButton
 from .config import Settings
 from .persistence import Persistence
 from .sessions import SessionManager
-from .store import Store, describe_url, open_store
+from .store import Shards, Store, describe_url, open_store
 from .ui.render import UnoButton
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,8 @@ class UnoBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, shard_count: int | None = None) -> None:
         """A bot configured by ``settings``; Discord picks the shard count unless given."""
         super().__init__(
-            shard_count=shard_count,
+            shard_count=shard_count or settings.shard_count,
+            shard_ids=settings.shard_id_list,  # type: ignore[arg-type]  # None: every shard
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
@@ -49,6 +50,10 @@ class UnoBot(commands.AutoShardedBot):
         url = self.settings.store_url
         self._store = await open_store(url, synchronous=self.settings.db_synchronous)
         log.info("store open: %s", describe_url(url))
+        if self.settings.shard_count and self.settings.shard_id_list is not None:
+            shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
+            await self._store.claim_shards(shards)  # ShardTakenError: another process runs them
+            log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
         persistence = Persistence(self._store)
         persistence.install(self.sessions)
         games, lobbies = await self.sessions.restore(persistence)

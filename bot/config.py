@@ -7,7 +7,14 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -18,6 +25,15 @@ from pydantic_settings import (
 # Three dot-separated base64url parts: user id, timestamp, HMAC.
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 DEFAULT_CONFIG_FILE = "config.toml"
+
+
+def _shard_list(spec: str) -> list[int]:
+    """ "0-3,6" -> [0, 1, 2, 3, 6]."""
+    ids: set[int] = set()
+    for part in spec.split(","):
+        first, _, last = part.partition("-")
+        ids.update(range(int(first), int(last or first) + 1))
+    return sorted(ids)
 
 
 class Settings(BaseSettings):
@@ -47,6 +63,28 @@ class Settings(BaseSettings):
     def store_url(self) -> str:
         """db_url, or the SQLite file at db_path when db_url is not set."""
         return self.db_url or f"sqlite:///{self.db_path}"
+
+    # A shard cluster: the bot's shards in all, and the ones this process runs ("0-3", "0,2,5").
+    # Unset: one process runs every shard and Discord picks how many.
+    shard_count: int | None = Field(default=None, ge=1, le=100_000)
+    shard_ids: str | None = Field(default=None, pattern=r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_in_range(cls, value: str | None, info: ValidationInfo) -> str | None:
+        count = info.data.get("shard_count")
+        if value is None:
+            return value
+        if count is None:
+            raise ValueError("needs shard_count (UNO_SHARD_COUNT) too")
+        if max(_shard_list(value)) >= count:
+            raise ValueError(f"shard ids must be below shard_count ({count})")
+        return value
+
+    @property
+    def shard_id_list(self) -> list[int] | None:
+        """The shard ids this process runs, or None when it runs them all."""
+        return None if self.shard_ids is None else _shard_list(self.shard_ids)
 
     guild_id: int | None = Field(default=None, description="sync commands to this guild only")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"

@@ -56,6 +56,7 @@ from .models import (
     store_player_id,
 )
 from .postgres import PostgresSettings
+from .shards import Shards, ShardTakenError
 from .store import Store, describe_url, open_store
 
 __all__ = [
@@ -75,6 +76,8 @@ __all__ = [
     "RoundScore",
     "SavedLobby",
     "SchemaTooNewError",
+    "ShardTakenError",
+    "Shards",
     "Store",
     "StoreBusyError",
     "StoreError",

@@ -121,6 +121,11 @@ class PostgresSettings:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
 
 
+def _reason(error: BaseException) -> str:
+    """An error's message, or its kind when it has none (a timeout)."""
+    return str(error) or type(error).__name__
+
+
 def describe(dsn: str) -> str:
     """The server and database of a URL, without its user or password (for log lines)."""
     parts = urlsplit(dsn)
@@ -134,6 +139,7 @@ class PostgresDatabase:
 
     def __init__(self, pool: asyncpg.Pool, dsn: str, settings: PostgresSettings) -> None:
         self.pool = pool
+        self.dsn = dsn
         self.retry = settings.retry
         self._where = describe(dsn)
         self._down_since: float | None = None
@@ -143,6 +149,13 @@ class PostgresDatabase:
         """Connect a pool to ``dsn`` and apply pending migrations under an advisory lock."""
         settings = settings or PostgresSettings()
         try:
+            # Migrations run on a connection of their own, free of the pool's command
+            # timeout: a backfill over millions of rows takes longer than any one query should.
+            migrating = await asyncpg.connect(dsn, timeout=settings.connect_timeout)
+            try:
+                await migrate_postgres(migrating)
+            finally:
+                await migrating.close()
             pool = await asyncpg.create_pool(
                 dsn,
                 min_size=settings.min_size,
@@ -151,18 +164,10 @@ class PostgresDatabase:
                 command_timeout=settings.command_timeout,
             )
         except (*_OUTAGES, asyncpg.PostgresError) as error:
-            raise StoreIOError(f"PostgreSQL at {describe(dsn)} is unavailable: {error}") from error
-        database = cls(pool, dsn, settings)
-        try:
-            async with pool.acquire() as connection:
-                await migrate_postgres(connection)
-        except _OUTAGES as error:
-            await pool.close()
-            raise StoreIOError(f"PostgreSQL at {describe(dsn)} failed: {error}") from error
-        except BaseException:
-            await pool.close()
-            raise
-        return database
+            raise StoreIOError(
+                f"PostgreSQL at {describe(dsn)} is unavailable: {_reason(error)}"
+            ) from error
+        return cls(pool, dsn, settings)
 
     async def close(self) -> None:
         """Close every pooled connection, waiting for the calls in flight."""
@@ -199,7 +204,9 @@ class PostgresDatabase:
                     ) from error
             except _OUTAGES as error:
                 self._down(error)
-                raise StoreIOError(f"PostgreSQL at {self._where} failed: {error}") from error
+                raise StoreIOError(
+                    f"PostgreSQL at {self._where} failed: {_reason(error)}"
+                ) from error
             await asyncio.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable: the retry loop returns or raises")
 

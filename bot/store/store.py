@@ -18,6 +18,7 @@ from .repositories import (
     SnapshotRepository,
     StandingsRepository,
 )
+from .shards import ShardLease, Shards
 
 B = TypeVar("B", bound=Backend, default=Any)
 
@@ -41,6 +42,18 @@ class Store(Generic[B]):
         self.snapshots = SnapshotRepository(database)
         self.lobbies = LobbyRepository(database)
         self.standings = StandingsRepository(database)
+        self._lease: ShardLease | None = None
+
+    async def claim_shards(self, shards: Shards) -> None:
+        """Run as the process of ``shards``: restore only their servers' games and lobbies.
+
+        On PostgreSQL, holds a lease on each shard until close; ShardTakenError if another
+        live process holds one. A SQLite file serves one process, so it needs no lease.
+        """
+        if isinstance(self.database, PostgresDatabase):
+            self._lease = await ShardLease.acquire(self.database.dsn, shards)
+        self.snapshots.shards = shards
+        self.lobbies.shards = shards
 
     @classmethod
     async def open(
@@ -66,7 +79,10 @@ class Store(Generic[B]):
         return Store(await PostgresDatabase.open(dsn, settings))
 
     async def close(self) -> None:
-        """Close the connections; the store cannot be used afterwards."""
+        """Close the connections (and give up any shards); the store cannot be used afterwards."""
+        if self._lease is not None:
+            await self._lease.release()
+            self._lease = None
         await self.database.close()
 
 

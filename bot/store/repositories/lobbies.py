@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..backend import Backend, Connection
 from ..models import SavedLobby, from_millis
+from ..shards import Shards
 from ._sql import execute, fetch_all, now_ms
 
 _SAVE = """
@@ -32,6 +33,8 @@ class LobbyRepository:
 
     def __init__(self, database: Backend) -> None:
         self._database = database
+        # Set by Store.claim_shards: restore only this process's servers.
+        self.shards: Shards | None = None
 
     async def save(self, channel_id: int, session_id: str, guild_id: int, lobby_json: str) -> None:
         """Save the channel's open lobby, replacing whatever lobby the channel saved before."""
@@ -55,11 +58,14 @@ class LobbyRepository:
         return await self._database.statement(work)
 
     async def load_all(self) -> list[SavedLobby]:
-        """Every saved lobby, the longest-unchanged first."""
+        """Every saved lobby, the longest-unchanged first (own shards only)."""
+        mine, params = ("1 = 1", []) if self.shards is None else self.shards.sql("guild_id")
 
         async def work(connection: Connection) -> list[SavedLobby]:
             rows = await fetch_all(
-                connection, "SELECT * FROM lobbies ORDER BY updated_at, channel_id"
+                connection,
+                f"SELECT * FROM lobbies WHERE {mine} ORDER BY updated_at, channel_id",
+                params,
             )
             return [
                 SavedLobby(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..backend import Backend, Connection
 from ..models import LiveGame, from_millis
+from ..shards import Shards
 from ._load import load_games
 from ._sql import execute, fetch_all, now_ms
 
@@ -31,6 +32,8 @@ class SnapshotRepository:
 
     def __init__(self, database: Backend) -> None:
         self._database = database
+        # Set by Store.claim_shards: restore only this process's servers.
+        self.shards: Shards | None = None
 
     async def save_snapshot(self, game_id: int, state_json: str, ui_json: str = "{}") -> bool:
         """Save a live game's engine state and UI blob; False (nothing written) if not live."""
@@ -41,14 +44,17 @@ class SnapshotRepository:
         return await self._database.statement(work)
 
     async def load_live_games(self) -> list[LiveGame]:
-        """Every live game with its latest snapshot, oldest game first."""
+        """Every live game with its latest snapshot, oldest game first (own shards only)."""
+        shards = self.shards
 
         async def work(connection: Connection) -> list[LiveGame]:
+            mine, params = ("1 = 1", []) if shards is None else shards.sql("g.guild_id")
             rows = await fetch_all(
                 connection,
                 "SELECT g.id, s.state_json, s.ui_json, s.updated_at FROM games AS g"
                 " LEFT JOIN snapshots AS s ON s.game_id = g.id"
-                " WHERE g.status = 'live' ORDER BY g.id",
+                f" WHERE g.status = 'live' AND {mine} ORDER BY g.id",
+                params,
             )
             games = await load_games(connection, [row["id"] for row in rows])
             return [
