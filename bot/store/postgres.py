@@ -1,10 +1,12 @@
-"""The PostgreSQL backend: an asyncpg pool, serializable writes, migrations under a lock.
+"""The PostgreSQL backend: an asyncpg pool, row-locked writes, migrations under a lock.
 
-Every process of a sharded bot shares one PostgreSQL. Writes run SERIALIZABLE, so two
-processes recording the same round behave as two SQLite connections do (one commits, the
-other sees it and records nothing); a serialization failure is retried like a busy SQLite
-file. A lost or refused connection raises StoreIOError, as a failing SQLite file does, so
-play goes on in memory; the pool connects afresh on the next call once the server is back.
+Every process of a sharded bot shares one PostgreSQL. Writes run READ COMMITTED; the
+repositories lock a game's row for its round and finish writes, so two processes recording
+the same round behave as two SQLite connections do (one commits, the other then sees it and
+records nothing), while writes of different games never wait for each other. A deadlock or
+serialization failure, should one happen, is retried like a busy SQLite file. A lost or
+refused connection raises StoreIOError, as a failing SQLite file does, so play goes on in
+memory; the pool connects afresh on the next call once the server is back.
 """
 
 from __future__ import annotations
@@ -174,8 +176,8 @@ class PostgresDatabase:
         await self.pool.close()
 
     async def write(self, work: Work[T]) -> T:
-        """Run ``work`` in one SERIALIZABLE transaction, retried on a serialization conflict."""
-        return await run_shielded(self._run(work, "serializable", readonly=False))
+        """Run ``work`` in one READ COMMITTED transaction, retried on a deadlock."""
+        return await run_shielded(self._run(work, "read_committed", readonly=False))
 
     async def read(self, work: Work[T]) -> T:
         """Run ``work`` in one read-only transaction that sees one consistent state."""

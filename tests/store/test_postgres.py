@@ -210,3 +210,31 @@ async def test_moves_made_during_an_outage_are_saved_when_it_ends(
     assert live.state_json == game.model_dump_json()
     winner = await pg_store.standings.stats(int(game.history[0].winner))
     assert (winner.rounds_won, winner.total_points) == (1, sum(game.history[0].awarded.values()))
+
+
+async def test_processes_writing_different_games_never_fail(shared_pg_url: str) -> None:
+    """Two processes recording rounds of two games with the same players, seated in opposite
+    orders, at once: every round lands and the shared leaderboard rows add up."""
+    first = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    second = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    try:
+        one = await new_game(first, (ANNA, BEN))
+        other = await new_game(second, (BEN, ANNA))
+
+        async def play(store: Store, game_id: int, winner: int, loser: int) -> list[bool]:
+            return [
+                await store.games.record_round(
+                    game_id, standard_round(n, winner, {winner: 0, loser: 1})
+                )
+                for n in range(1, 31)
+            ]
+
+        results = await asyncio.gather(
+            play(first, one.id, ANNA, BEN), play(second, other.id, BEN, ANNA)
+        )
+        anna, ben = await first.standings.stats(ANNA), await first.standings.stats(BEN)
+    finally:
+        await first.close()
+        await second.close()
+    assert results == [[True] * 30, [True] * 30]
+    assert (anna.rounds_played, anna.total_points, ben.total_points) == (60, 30, 30)

@@ -38,15 +38,29 @@ ON CONFLICT (scope, variant, player_id) DO UPDATE SET matches_won = player_total
 """
 
 
-async def _live_game(connection: Connection, game_id: int) -> Row:
-    game = await fetch_one(
-        connection, "SELECT guild_id, variant, status FROM games WHERE id = ?", (game_id,)
+async def _locked_game(connection: Connection, game_id: int) -> Row | None:
+    """The game's row, locked until the transaction ends on PostgreSQL.
+
+    SQLite writes one transaction at a time anyway; on PostgreSQL the row lock makes the
+    writes of one game (rounds, the finish) from several processes take turns, so the round
+    check below always sees the round another process has just committed.
+    """
+    lock = " FOR UPDATE" if connection.dialect == "postgres" else ""
+    return await fetch_one(
+        connection, f"SELECT guild_id, variant, status FROM games WHERE id = ?{lock}", (game_id,)
     )
+
+
+def _check_live(game: Row | None, game_id: int) -> Row:
     if game is None:
         raise GameNotFoundError(f"no game {game_id}")
     if game["status"] != "live":
         raise GameNotLiveError(f"game {game_id} is {game['status']}")
     return game
+
+
+async def _live_game(connection: Connection, game_id: int) -> Row:
+    return _check_live(await _locked_game(connection, game_id), game_id)
 
 
 async def _finish(connection: Connection, game_id: int, game: Row, winner_id: int) -> None:
@@ -172,6 +186,7 @@ class GameRepository:
         """
 
         async def work(connection: Connection) -> bool:
+            locked = await _locked_game(connection, game_id)
             done = await fetch_one(
                 connection,
                 "SELECT 1 FROM rounds WHERE game_id = ? AND round_no = ?",
@@ -179,7 +194,7 @@ class GameRepository:
             )
             if done is not None:
                 return False
-            game = await _live_game(connection, game_id)
+            game = _check_live(locked, game_id)
             await self._write_round(connection, game_id, game, round_record)
             if round_record.match_winner_id is not None:
                 await _finish(connection, game_id, game, round_record.match_winner_id)
@@ -237,7 +252,9 @@ class GameRepository:
         )
         await connection.execute_many(
             _ADD_TO_TOTALS,
-            [
+            # In key order: two games' transactions that share players then lock those rows
+            # in the same order and never deadlock each other on PostgreSQL.
+            sorted(
                 (
                     scope,
                     variant,
@@ -250,7 +267,7 @@ class GameRepository:
                 for s in scores
                 if not is_computer(s.player_id)  # rounds keep them; leaderboards do not
                 for scope, variant in totals_keys(*_guild_and_variant(game))
-            ],
+            ),
         )
         await execute(
             connection, "UPDATE games SET updated_at = ? WHERE id = ?", (now_ms(), game_id)

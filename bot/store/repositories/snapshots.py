@@ -11,19 +11,24 @@ from ._sql import execute, fetch_all, now_ms
 _SAVE = """
 INSERT INTO snapshots (game_id, state_json, ui_json, updated_at)
 SELECT id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT) FROM games
-WHERE id = ? AND status = 'live'
+WHERE id = ? AND status = 'live'{lock}
 ON CONFLICT (game_id) DO UPDATE SET
     state_json = excluded.state_json,
     ui_json = excluded.ui_json,
     updated_at = excluded.updated_at
 """
+_SAVE_SQLITE = _SAVE.format(lock="")
+_SAVE_POSTGRES = _SAVE.format(lock=" FOR SHARE")
 
 
 async def write_snapshot(
     connection: Connection, game_id: int, state_json: str, ui_json: str
 ) -> bool:
     """Upsert the snapshot of a live game inside the caller's transaction; False if not live."""
-    cursor = await execute(connection, _SAVE, (state_json, ui_json, now_ms(), game_id))
+    # On PostgreSQL the share lock waits for a finish or abandon of the game in flight, then
+    # sees its new status: a late snapshot never outlives its game.
+    sql = _SAVE_POSTGRES if connection.dialect == "postgres" else _SAVE_SQLITE
+    cursor = await execute(connection, sql, (state_json, ui_json, now_ms(), game_id))
     return cursor.rowcount > 0
 
 
