@@ -71,9 +71,11 @@ async def test_newer_schema_is_refused(pg_url: str) -> None:
         await Store.open_postgres(pg_url, TEST_POOL)
 
 
-async def test_two_processes_racing_on_a_round_record_it_once(shared_pg_url: str) -> None:
+async def test_two_processes_racing_on_a_round_record_it_once(
+    pg_store: Store, shared_pg_url: str
+) -> None:
     """Two pools (two bot processes) submitting the same round: one True, one False."""
-    first = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    first = pg_store  # emptied first: the totals below are this test's alone
     second = await Store.open_postgres(shared_pg_url, TEST_POOL)
     try:
         game = await new_game(first)
@@ -86,7 +88,6 @@ async def test_two_processes_racing_on_a_round_record_it_once(shared_pg_url: str
             assert sorted(results) == [False, True]
         stats = await second.standings.stats(ANNA)
     finally:
-        await first.close()
         await second.close()
     assert (stats.rounds_won, stats.total_points) == (20, 20)
 
@@ -212,10 +213,12 @@ async def test_moves_made_during_an_outage_are_saved_when_it_ends(
     assert (winner.rounds_won, winner.total_points) == (1, sum(game.history[0].awarded.values()))
 
 
-async def test_processes_writing_different_games_never_fail(shared_pg_url: str) -> None:
+async def test_processes_writing_different_games_never_fail(
+    pg_store: Store, shared_pg_url: str
+) -> None:
     """Two processes recording rounds of two games with the same players, seated in opposite
     orders, at once: every round lands and the shared leaderboard rows add up."""
-    first = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    first = pg_store  # emptied first: the totals below are this test's alone
     second = await Store.open_postgres(shared_pg_url, TEST_POOL)
     try:
         one = await new_game(first, (ANNA, BEN))
@@ -234,7 +237,6 @@ async def test_processes_writing_different_games_never_fail(shared_pg_url: str) 
         )
         anna, ben = await first.standings.stats(ANNA), await first.standings.stats(BEN)
     finally:
-        await first.close()
         await second.close()
     assert results == [[True] * 30, [True] * 30]
     assert (anna.rounds_played, anna.total_points, ben.total_points) == (60, 30, 30)
