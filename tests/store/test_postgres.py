@@ -238,5 +238,5 @@ async def test_processes_writing_different_games_never_fail(
         anna, ben = await first.standings.stats(ANNA), await first.standings.stats(BEN)
     finally:
         await second.close()
-    assert results == [[True] * 30, [True] * 30]
+    assert list(results) == [[True] * 30, [True] * 30]
     assert (anna.rounds_played, anna.total_points, ben.total_points) == (60, 30, 30)
