@@ -12,7 +12,10 @@ the channel comes back as its lobby or as its game, never both and never neither
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
@@ -20,7 +23,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 from bot.ai import Difficulty
 from bot.engine import Game, Phase, RuleSet
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
-from bot.store.models import store_player_id
+from bot.store.models import Variant, store_player_id
 
 if TYPE_CHECKING:
     from bot.sessions import GameSession, SessionManager
@@ -94,16 +97,16 @@ def _table_fields(session: GameSession) -> dict[str, Any]:
     }
 
 
-def dump_session(session: GameSession, recorded_rounds: int) -> str:
-    """The ``ui`` blob for a session."""
+def session_snapshot(session: GameSession) -> SessionSnapshot:
+    """The ``ui`` blob's content for a running game (the writer sets ``recorded_rounds``)."""
     return SessionSnapshot(
         **_table_fields(session),
         serial=session.serial,
         log=list(session.log),
         timeouts_in_row=dict(session.timeouts_in_row),
-        recorded_rounds=recorded_rounds,
+        recorded_rounds=0,
         reminder_id=session.reminder_id,
-    ).model_dump_json()
+    )
 
 
 def dump_lobby(session: GameSession) -> str:
@@ -113,98 +116,297 @@ def dump_lobby(session: GameSession) -> str:
     ).model_dump_json()
 
 
+@dataclass(frozen=True, slots=True)
+class LobbySave:
+    """An open lobby as it was when the change was handed over."""
+
+    channel_id: int
+    session_id: str
+    guild_id: int | None
+    lobby_json: str
+    closed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameSave:
+    """A running game as it was when the change was handed over: everything a write needs,
+    captured at once under the session's lock, so a write never reads a session that has
+    moved on meanwhile."""
+
+    guild_id: int
+    channel_id: int
+    session_id: str
+    variant: Variant
+    rules_json: str
+    players: tuple[tuple[int, str], ...]
+    state: str
+    ui: SessionSnapshot
+    # (history index, record) of every round not yet confirmed written when this was taken.
+    rounds: tuple[tuple[int, RoundRecord], ...]
+    history_len: int
+    phase: Phase
+
+    def ui_json(self, recorded_rounds: int) -> str:
+        """The ``ui`` blob saved beside the state, with how many rounds are then recorded."""
+        return self.ui.model_copy(update={"recorded_rounds": recorded_rounds}).model_dump_json()
+
+
+Save = LobbySave | GameSave
+
+# Back-off between two attempts at a save the store refused (a locked, full or read-only
+# database); a newer change wakes the writer at once.
+RETRY_FIRST = 30.0
+RETRY_MAX = 300.0
+
+
+class SessionWriter:
+    """One session's saves, written in order by one task; the newest state replaces an older
+    one still waiting, so a slow store never builds a queue.
+
+    It owns what the store told us: the game's row id and how many rounds are recorded.
+    """
+
+    def __init__(
+        self, store: Store, channel_id: int, session_id: str, game_id: int | None, recorded: int
+    ) -> None:
+        """A writer for ``session_id``, resuming a game row (or none yet) and its rounds."""
+        self.store = store
+        self.channel_id = channel_id
+        self.session_id = session_id
+        self.game_id = game_id
+        self.recorded_rounds = recorded
+        self.failures = 0
+        self._pending: Save | None = None
+        # False: nothing to end; else the phase the session closed in (None: a lobby).
+        self._finish: Phase | bool | None = False
+        self._submitted = 0
+        self._written = 0
+        self._waiters: list[tuple[int, asyncio.Future[bool]]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._retry: asyncio.Task[None] | None = None
+        self._retry_delay = RETRY_FIRST
+        self._on_ended: Callable[[], None] | None = None
+
+    @property
+    def idle(self) -> bool:
+        """Nothing waits to be written."""
+        return self._pending is None and self._finish is False
+
+    def submit(self, save: Save) -> asyncio.Future[bool]:
+        """Write ``save`` soon; the future says True once it (or a newer one) is written, False
+        if the store refused it for now (it is retried)."""
+        self._pending = save
+        self._submitted += 1
+        waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiters.append((self._submitted, waiter))
+        self._start()
+        return waiter
+
+    def finish(self, phase: Phase | None, then: Callable[[], None]) -> None:
+        """After the pending save, end the session's rows: forget its lobby, or mark a game
+        that stopped before its end abandoned (``phase`` is the game's, None for a lobby);
+        ``then`` runs once that is written."""
+        self._finish = phase
+        self._on_ended = then
+        self._start()
+
+    async def wait_idle(self) -> None:
+        """Return once everything handed over so far is written (or the writer gave up)."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
+    def _start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), name=f"save-{self.session_id}"
+            )
+            self._task.add_done_callback(_report_writer_failure)
+
+    async def _run(self) -> None:
+        while not self.idle:
+            try:
+                await self._write_pending()
+            except StoreError as error:
+                self._failed(error)
+                self._answer_waiters(False)
+                self._retry_later()
+                return
+            if self.failures:
+                log.info(
+                    "session %s: saved again after %d failures", self.session_id, self.failures
+                )
+                self.failures = 0
+                self._retry_delay = RETRY_FIRST
+
+    def _retry_later(self) -> None:
+        """Try the newest state again after a back-off, even if nothing changes meanwhile."""
+        if self._retry is not None and not self._retry.done():
+            return
+        delay, self._retry_delay = self._retry_delay, min(RETRY_MAX, self._retry_delay * 2)
+
+        async def retry() -> None:
+            await asyncio.sleep(delay)
+            if not self.idle:
+                self._start()
+
+        self._retry = asyncio.get_running_loop().create_task(
+            retry(), name=f"resave-{self.session_id}"
+        )
+
+    async def _write_pending(self) -> None:
+        save, number = self._pending, self._submitted
+        if save is not None:
+            await self._write(save)
+            if self._pending is save:
+                self._pending = None
+            self._written = number
+            self._answer_waiters(True)
+        if self._finish is not False and self._pending is None:
+            await self._end_rows(self._finish)
+            self._finish = False
+            if self._on_ended is not None:
+                self._on_ended()
+
+    def _failed(self, error: StoreError) -> None:
+        self.failures += 1
+        if self.failures == 1:
+            log.error(
+                "session %s: saving failed (%s); play goes on and the newest state is saved "
+                "as soon as the store accepts it",
+                self.session_id,
+                error,
+            )
+        else:
+            log.warning(
+                "session %s: saving failed again (%d times): %s",
+                self.session_id,
+                self.failures,
+                error,
+            )
+
+    def _answer_waiters(self, written: bool) -> None:
+        still: list[tuple[int, asyncio.Future[bool]]] = []
+        for number, waiter in self._waiters:
+            if waiter.done():
+                continue
+            if not written or number <= self._written:
+                waiter.set_result(written)
+            else:
+                still.append((number, waiter))
+        self._waiters = still
+
+    async def _write(self, save: Save) -> None:
+        if isinstance(save, LobbySave):
+            # A closed lobby's row is gone for good: a late save (its notice reposted after
+            # the message was deleted) must not bring it back. Lobbies live in servers only.
+            if not save.closed and save.guild_id is not None:
+                await self.store.lobbies.save(
+                    save.channel_id, save.session_id, save.guild_id, save.lobby_json
+                )
+            return
+        snapshot_saved = False
+        if self.game_id is None:
+            record = await self.store.games.create_game(
+                save.guild_id,
+                save.channel_id,
+                save.variant,
+                save.rules_json,
+                list(save.players),
+                snapshot=(save.state, save.ui_json(self.recorded_rounds)),
+                lobby_session_id=save.session_id,
+            )
+            self.game_id = record.id
+            snapshot_saved = True
+        recorded_now = False
+        for index, result in save.rounds:
+            if index < self.recorded_rounds:
+                continue  # written by an earlier save meanwhile
+            last = index == save.history_len - 1
+            snapshot = (save.state, save.ui_json(index + 1)) if last else None
+            await self.store.games.record_round(self.game_id, result, snapshot=snapshot)
+            self.recorded_rounds = index + 1
+            recorded_now = True
+        if save.phase is Phase.ABANDONED:
+            await self.store.games.abandon_game(self.game_id)
+        elif not (recorded_now or snapshot_saved) and save.phase is not Phase.MATCH_OVER:
+            await self.store.snapshots.save_snapshot(
+                self.game_id, save.state, save.ui_json(self.recorded_rounds)
+            )
+
+    async def _end_rows(self, phase: Phase | bool | None) -> None:
+        if self.game_id is None:
+            # A lobby closed (cancel, idle, empty), or a game whose row was never created
+            # while the store was failing: either way its lobby must not come back.
+            await self.store.lobbies.delete(self.channel_id, self.session_id)
+            return
+        if phase in (Phase.MATCH_OVER, Phase.ABANDONED):
+            return  # its last save already finished or abandoned it in the store
+        await self.store.games.abandon_game(self.game_id)
+
+
+def _report_writer_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a save writer stopped", exc_info=task.exception())
+
+
 class Persistence:
-    """The store side of the sessions: save after each change, record rounds, restore."""
+    """The store side of the sessions: hand each change to its session's writer, restore."""
 
     def __init__(self, store: Store) -> None:
         """Persistence through ``store``."""
         self.store = store
+        self._writers: dict[str, SessionWriter] = {}
 
     def install(self, manager: SessionManager) -> None:
-        """Hook into the session manager's save and finish points."""
-        manager.persist_hooks.append(self.save)
-        manager.finish_hooks.append(self.finished)
+        """Become the session manager's way to save and to end a session's rows."""
+        manager.persistence = self
 
-    async def start_game(self, session: GameSession) -> None:
-        """Create the game's row with its first snapshot when the host starts it.
+    def _writer(self, session: GameSession) -> SessionWriter:
+        writer = self._writers.get(session.id)
+        if writer is None:
+            writer = SessionWriter(self.store, session.channel_id, session.id, None, 0)
+            self._writers[session.id] = writer
+        return writer
 
-        The same transaction deletes the lobby's row: a crash before it commits restores the
-        lobby, a crash after it restores the game.
+    def game_id(self, session_id: str) -> int | None:
+        """The store's row id of a session's game, once it has one."""
+        writer = self._writers.get(session_id)
+        return None if writer is None else writer.game_id
+
+    def save(self, session: GameSession) -> asyncio.Future[bool]:
+        """Take the session's state now and have it written soon; never waits for the store.
+
+        Call it under the session's lock, right after a change. The future says whether the
+        store has it (True) or refused it for now (False: play goes on in memory, the
+        newest state is retried and any round still missing is recorded then).
         """
+        writer = self._writer(session)
+        return writer.submit(_capture(session, writer.recorded_rounds))
+
+    def finished(self, session: GameSession) -> None:
+        """A session closed: after its last save, forget its lobby or mark an unfinished game
+        abandoned; then forget its writer."""
+        writer = self._writer(session)
         game = session.game
-        assert game is not None and session.guild_id is not None
-        record = await self.store.games.create_game(
-            session.guild_id,
-            session.channel_id,
-            session.rules.variant,
-            session.rules.model_dump_json(),
-            [(store_player_id(p), session.name(p)) for p in game.players],
-            snapshot=(game.model_dump_json(), dump_session(session, session.recorded_rounds)),
-            lobby_session_id=session.id,
+        writer.finish(None if game is None else game.phase, lambda: self._forget_writer(writer))
+
+    def _forget_writer(self, writer: SessionWriter) -> None:
+        if self._writers.get(writer.session_id) is writer:
+            del self._writers[writer.session_id]
+
+    async def flush(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s for every pending save; False if some are still waiting."""
+        busy = [writer.wait_idle() for writer in self._writers.values() if not writer.idle]
+        if not busy:
+            return True
+        _, pending = await asyncio.wait(
+            [asyncio.ensure_future(wait) for wait in busy], timeout=timeout
         )
-        session.db_game_id = record.id
-
-    async def save(self, session: GameSession) -> None:
-        """Save the lobby; in a game, record any newly scored round, else save the snapshot."""
-        game = session.game
-        try:
-            if game is None:
-                await self._save_lobby(session)
-            elif session.db_game_id is None:
-                await self.start_game(session)
-                await self._save(session, game, snapshot_saved=True)
-            else:
-                await self._save(session, game)
-        except StoreError:
-            # The session goes on in memory; the next change saves the whole state again and
-            # records any round still missing, so nothing is lost while the store recovers.
-            log.exception("session %s: saving failed; it will be retried", session.id)
-
-    async def _save_lobby(self, session: GameSession) -> None:
-        # A closed lobby's row is gone for good: a late save (its notice reposted after the
-        # message was deleted) must not bring it back. Lobbies open in server channels only.
-        if session.closed or session.guild_id is None:
-            return
-        await self.store.lobbies.save(
-            session.channel_id, session.id, session.guild_id, dump_lobby(session)
-        )
-
-    async def _save(
-        self, session: GameSession, game: Game, *, snapshot_saved: bool = False
-    ) -> None:
-        game_id = session.db_game_id
-        assert game_id is not None
-        state = game.model_dump_json()
-        recorded_now = False
-        while session.recorded_rounds < len(game.history):
-            index = session.recorded_rounds
-            last = index == len(game.history) - 1
-            winner = game.match_winner if last and game.phase is Phase.MATCH_OVER else None
-            record = RoundRecord.from_engine(game.history[index], game.rules.scoring, winner)
-            snapshot = (state, dump_session(session, index + 1)) if last else None
-            await self.store.games.record_round(game_id, record, snapshot=snapshot)
-            session.recorded_rounds = index + 1
-            recorded_now = True
-        if game.phase is Phase.ABANDONED:
-            await self.store.games.abandon_game(game_id)
-        elif not (recorded_now or snapshot_saved) and game.phase is not Phase.MATCH_OVER:
-            ui = dump_session(session, session.recorded_rounds)
-            await self.store.snapshots.save_snapshot(game_id, state, ui)
-
-    async def finished(self, session: GameSession) -> None:
-        """A session closed: forget its lobby, or mark a game that ended early abandoned."""
-        if session.db_game_id is None:
-            # A lobby closed (cancel, idle, empty), or a game whose row was never created
-            # while the store was failing: either way its lobby must not come back.
-            await self._forget_lobby(session.channel_id, session.id)
-            return
-        game = session.game
-        if game is not None and game.phase in (Phase.MATCH_OVER, Phase.ABANDONED):
-            return  # save() already finished or abandoned it in the store
-        try:
-            await self.store.games.abandon_game(session.db_game_id)
-        except StoreError:
-            log.exception("session %s: could not mark the game abandoned", session.id)
+        for task in pending:
+            task.cancel()
+        if pending:
+            log.warning("%d sessions still had unsaved changes at shutdown", len(pending))
+        return not pending
 
     async def restore(self, manager: SessionManager) -> list[GameSession]:
         """Bring back every live game; one that cannot be read is ended on its own."""
@@ -213,7 +415,8 @@ class Persistence:
         restored: list[GameSession] = []
         for live in await self.store.snapshots.load_live_games():
             try:
-                session = GameSession.from_snapshot(manager, live.game.id, *_parse(live))
+                saved, game = _parse(live)
+                session = GameSession.from_snapshot(manager, saved, game)
             except Exception:
                 log.exception("game %s could not be restored; ending it", live.game.id)
                 await self.store.games.abandon_game(live.game.id)
@@ -226,6 +429,9 @@ class Persistence:
                     f"announce-{live.game.id}",
                 )
                 continue
+            self._writers[session.id] = SessionWriter(
+                self.store, session.channel_id, session.id, live.game.id, saved.recorded_rounds
+            )
             restored.append(session)
         return restored
 
@@ -267,6 +473,41 @@ class Persistence:
         except StoreError:
             # The row stays: at worst a restart brings the lobby back until its idle time ends.
             log.exception("lobby %s: could not delete its saved row", session_id)
+
+
+def _capture(session: GameSession, recorded_rounds: int) -> Save:
+    """The session's state as one value, for a write that happens later."""
+    game = session.game
+    if game is None:
+        return LobbySave(
+            session.channel_id, session.id, session.guild_id, dump_lobby(session), session.closed
+        )
+    assert session.guild_id is not None, "games are played in server channels"
+    last = len(game.history) - 1
+    rounds = tuple(
+        (
+            index,
+            RoundRecord.from_engine(
+                game.history[index],
+                game.rules.scoring,
+                game.match_winner if index == last and game.phase is Phase.MATCH_OVER else None,
+            ),
+        )
+        for index in range(recorded_rounds, len(game.history))
+    )
+    return GameSave(
+        guild_id=session.guild_id,
+        channel_id=session.channel_id,
+        session_id=session.id,
+        variant=session.rules.variant,
+        rules_json=session.rules.model_dump_json(),
+        players=tuple((store_player_id(p), session.plain_name(p)) for p in game.players),
+        state=game.model_dump_json(),
+        ui=session_snapshot(session),
+        rounds=rounds,
+        history_len=len(game.history),
+        phase=game.phase,
+    )
 
 
 def _parse_lobby(row: SavedLobby) -> LobbySnapshot:

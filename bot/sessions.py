@@ -7,6 +7,7 @@ session asks the engine what is legal and what happened; it never decides a rule
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -23,7 +24,7 @@ from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Move, Phase, Pla
 from bot.engine import events as ev
 from bot.thinking import Thinker
 from bot.ui import render
-from bot.ui.text import card_text, faces_text, narrate
+from bot.ui.text import card_text, faces_text, narrate, safe_name
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -35,15 +36,28 @@ MAX_SEATS = 10
 LOG_LINES = 6
 TIMEOUTS_BEFORE_REMOVAL = 3
 CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
-DEFER_AFTER = 1.5  # seconds a save may take before the reply is deferred (Discord allows 3)
+# Seconds a click's answer waits for its save before it goes out anyway (Discord allows 3):
+# a slow or locked store never costs an answer; the change is written when the store is free.
+SAVE_WAIT = 1.5
+SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to reach the store
 TERMINAL = (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED)
 
 Interaction = discord.Interaction[Any]
+# What a click answers, sent once the session's lock is released and its save is written.
+Answer = Callable[[], Coroutine[Any, Any, None]]
 
 
 # The answer to a button whose session is gone: closed, or not restored after a restart.
 STALE_CLICK = (
     "This lobby or game has ended. Start a new one with /uno flip start or /uno classic start."
+)
+# A button id that does not belong on the message it was clicked on (a forged or replayed id).
+MISPLACED_CLICK = "That button does not belong on this message."
+# The answers to a click that failed unexpectedly: they say what is true.
+UNCHANGED_AND_FAILED = "Something went wrong, and nothing was changed. Please try again."
+CHANGED_BUT_FAILED = (
+    "That went through, but showing the result failed. Press Hand on the table "
+    "(or Refresh) to see the game as it is now."
 )
 
 AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
@@ -59,7 +73,7 @@ class Seat:
 
     @classmethod
     def human(cls, user: discord.abc.User) -> Seat:
-        """The seat of a Discord user."""
+        """The seat of a Discord user (the name as they chose it; escaped where it is shown)."""
         return cls(str(user.id), user.display_name)
 
     @property
@@ -121,6 +135,10 @@ class GameSession:
         self.timeouts_in_row: dict[str, int] = {}
         self.closed = False
         self._names: dict[str, str] = {host.player_id: host.name}
+        # Moves on with every change of the table, so a failed click can tell whether it
+        # changed anything before it failed.
+        self.revision = 0
+        self._saved: asyncio.Future[bool] | None = None
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
@@ -131,8 +149,6 @@ class GameSession:
         self._table_task: asyncio.Task[None] | None = None
         self._table_dirty = False
         self._closed_render = render.closed_message("UNO", "This game is over.")
-        self.db_game_id: int | None = None
-        self.recorded_rounds = 0
 
     @classmethod
     def _from_saved(cls, manager: SessionManager, saved: TableSnapshot) -> GameSession:
@@ -161,16 +177,14 @@ class GameSession:
 
     @classmethod
     def from_snapshot(
-        cls, manager: SessionManager, db_game_id: int, saved: SessionSnapshot, game: Game
+        cls, manager: SessionManager, saved: SessionSnapshot, game: Game
     ) -> GameSession:
         """A running game rebuilt from the store after a restart."""
         session = cls._from_saved(manager, saved)
         session.serial = saved.serial
         session.log.extend(saved.log)
         session.timeouts_in_row = dict(saved.timeouts_in_row)
-        session.recorded_rounds = saved.recorded_rounds
         session.reminder_id = saved.reminder_id
-        session.db_game_id = db_game_id
         session.game = game
         return session
 
@@ -210,8 +224,13 @@ class GameSession:
     # ------------------------------------------------------------------ facts
 
     def name(self, player: str) -> str:
-        """The display name of an engine player id."""
-        return self._names.get(player, f"<@{player}>")
+        """The display name of an engine player id, safe for message text."""
+        chosen = self._names.get(player)
+        return f"<@{player}>" if chosen is None else safe_name(chosen)
+
+    def plain_name(self, player: str) -> str:
+        """The display name as chosen, for button labels and the store (never markdown)."""
+        return self._names.get(player, player)
 
     def seat_of(self, user_id: int) -> Seat | None:
         """The seat of a Discord user, if they are at this table."""
@@ -246,8 +265,9 @@ class GameSession:
         """Take a computer player out of the lobby, or out of the running game."""
         if self.game is None:
             self.seats.remove(seat)
+            self.revision += 1
             self.touch_lobby()
-            await self.save()
+            self.saving()
             self.request_table_update()
         else:
             await self.remove_player(seat.player_id, "was removed by the host")
@@ -344,7 +364,7 @@ class GameSession:
                 content=shown.content, embed=shown.embed, view=view, allowed_mentions=mentions
             )
             self.message_id = message.id
-            await self.save()
+            self.saving()
         except discord.HTTPException as exc:
             log.warning("session %s: table edit failed: %s", self.id, exc)
 
@@ -366,67 +386,67 @@ class GameSession:
                     "Lobby closed", f"Nobody started the game for {minutes} minutes."
                 )
 
-    async def lobby_click(self, interaction: Interaction, action: str) -> None:
-        """Join, Leave, Start or Cancel on the lobby message."""
+    async def lobby_click(self, interaction: Interaction, action: str) -> Answer | None:
+        """Join, Leave, Start or Cancel on the lobby message; returns the answer to send."""
         if self.game is not None:
             await reply(interaction, "This game has already started.")
-            return
+            return None
         user = interaction.user
         seat = self.seat_of(user.id)
         if action == "join":
             if seat is not None:
                 await reply(interaction, "You are already in this lobby.")
-                return
+                return None
             if len(self.seats) >= MAX_SEATS:
                 await reply(interaction, "The table is full: 10 players at most.")
-                return
+                return None
             self.add_seat(Seat.human(user))
         elif action == "leave":
             if seat is None:
                 await reply(interaction, "You are not in this lobby.")
-                return
-            if not await self.remove_seat(seat, f"{seat.name} left the lobby."):
+                return None
+            if not await self.remove_seat(seat, f"{safe_name(seat.name)} left the lobby."):
                 await self.show_closed(interaction)
-                return
+                return None
         elif action == "start":
             if user.id != self.host_id:
                 await reply(interaction, f"Only the host, {self.host_name}, can start the game.")
-                return
+                return None
             if len(self.seats) < 2:
                 await reply(interaction, "You need at least 2 players to start.")
-                return
+                return None
             self.start_game()
-            await self.save(interaction)
-            await self._respond_public(interaction)
-            return
+            self.saving()
+            return lambda: self._respond_public(interaction)
         elif action in ("addai", "dropai"):
             if user.id != self.host_id:
                 await reply(interaction, "Only the host can add or remove computer players.")
-                return
+                return None
             ais = self.ai_seats
             if action == "addai" and len(self.seats) >= MAX_SEATS:
                 await reply(interaction, "The table is full: 10 players at most.")
-                return
+                return None
             if action == "dropai" and not ais:
                 await reply(interaction, "There is no computer player to remove.")
-                return
+                return None
             if action == "addai":
                 self.add_ai(self.ai_difficulty)
             else:
                 self.seats.remove(ais[-1])
+                self.revision += 1
         elif action == "cancel":
             if user.id != self.host_id and not can_moderate(interaction):
                 await reply(interaction, "Only the host or a moderator can cancel the lobby.")
-                return
-            await self.close(f"Lobby cancelled by {user.display_name}.")
+                return None
+            await self.close(f"Lobby cancelled by {safe_name(user.display_name)}.")
             await self.show_closed(interaction)
-            return
+            return None
         else:
             await reply(interaction, "That button is not in use any more.")
-            return
+            return None
         self.touch_lobby()
-        await self.save(interaction)
-        await self._respond_public(interaction)
+        self.saving()
+        return lambda: self._respond_public(interaction)
 
     @property
     def host_name(self) -> str:
@@ -437,10 +457,12 @@ class GameSession:
         """Seat a player in the lobby."""
         self.seats.append(seat)
         self._names[seat.player_id] = seat.name
+        self.revision += 1
 
     async def remove_seat(self, seat: Seat, text: str) -> bool:
         """Take a player out of the lobby; False if that closed the lobby."""
         self.seats.remove(seat)
+        self.revision += 1
         if not self.seats:
             await self.close(f"{text} The lobby is empty and closed.")
             return False
@@ -457,8 +479,9 @@ class GameSession:
         """Deal the first round of a new match with the seated players."""
         players = [s.player_id for s in self.seats]
         self.game, events = Game.start(
-            players, self.rules, secrets.randbits(63), names=dict(self._names)
+            players, self.rules, secrets.randbits(63), names={p: self.name(p) for p in players}
         )
+        self.revision += 1
         self._cancel(self._lobby_task)
         self.serial += 1
         self.log.clear()
@@ -468,23 +491,23 @@ class GameSession:
 
     # ------------------------------------------------------------------ table buttons
 
-    async def table_click(self, interaction: Interaction, action: str) -> None:
-        """Hand, UNO!, Catch or Next round on the public table."""
+    async def table_click(self, interaction: Interaction, action: str) -> Answer | None:
+        """Hand, UNO!, Catch or Next round on the public table; returns the answer to send."""
         game = self.game
         player = str(interaction.user.id)
         if game is None:
             await reply(interaction, "The game has not started yet.")
-            return
+            return None
         if player not in game.players:
             await reply(interaction, "You are not playing in this game.")
-            return
+            return None
         if action == "hand":
             if game.phase in TERMINAL:
                 await reply(interaction, "The round is over: your hand is on the table.")
-                return
+                return None
             await self._respond_hand(interaction, player, edit=False)
         elif action == "uno":
-            await self._table_move(interaction, player, CallUno(), "📣 You called UNO!")
+            return await self._table_move(interaction, player, CallUno(), "📣 You called UNO!")
         elif action == "catch":
             target = game.catchable()
             now = asyncio.get_running_loop().time()
@@ -494,76 +517,85 @@ class GameSession:
                     < CATCH_COOLDOWN
                 ):
                     await reply(interaction, "Easy there: wait a moment before catching again.")
-                    return
+                    return None
                 self._missed_catch[interaction.user.id] = now
                 await reply(interaction, "Nobody can be caught right now.")
-                return
-            await self._table_move(
+                return None
+            return await self._table_move(
                 interaction, player, Catch(target), f"🚨 You caught {self.name(target)}!"
             )
         elif action == "next":
             if game.phase is not Phase.ROUND_OVER:
                 await reply(interaction, "The round is still being played.")
-                return
+                return None
             self._begin_next_round()
-            await self.save(interaction)
-            await self._respond_public(interaction)
+            self.saving()
+            return lambda: self._respond_public(interaction)
         else:
             await reply(interaction, "That button is not in use any more.")
+        return None
 
     async def _table_move(
         self, interaction: Interaction, player: str, move: CallUno | Catch, done: str
-    ) -> None:
+    ) -> Answer | None:
         assert self.game is not None
         try:
             events = self.game.apply(player, move)
         except IllegalMove as exc:
             await reply(interaction, str(exc))
-            return
+            return None
         self._record(events, player, turn_move=False)
-        await self.save(interaction)
-        await reply(interaction, done)
+        self.saving()
+        return lambda: reply(interaction, done)
 
     # ------------------------------------------------------------------ hand buttons
 
-    async def hand_click(self, interaction: Interaction, rest: str) -> None:
+    async def hand_click(self, interaction: Interaction, rest: str) -> Answer | None:
         """A button on someone's ephemeral hand: a move, paging or refresh."""
         game = self.game
         player = str(interaction.user.id)
         if game is None or player not in game.players:
             await reply(interaction, "You are not playing in this game.")
-            return
+            return None
         serial_text, _, code = rest.partition(":")
         if game.phase in TERMINAL:
-            await interaction.response.edit_message(
-                embed=discord.Embed(description="The round is over: see the table."), view=None
+            await edit_in_place(
+                interaction,
+                embed=discord.Embed(description="The round is over: see the table."),
+                view=None,
             )
-            return
-        if code.startswith("g") and code[1:].lstrip("-").isdigit():
-            await self._respond_hand(interaction, player, edit=True, page=int(code[1:]))
-            return
+            return None
+        page = render.parse_page(code)
+        if page is not None:
+            await self._respond_hand(interaction, player, edit=True, page=page)
+            return None
         if code == "r":
             await self._respond_hand(interaction, player, edit=True)
-            return
+            return None
         if serial_text != str(self.serial):
             await self._respond_hand(
                 interaction, player, edit=True, notice="That hand was out of date: here it is now."
             )
-            return
+            return None
         move = render.parse_move(code)
         if move is None:
             await self._respond_hand(interaction, player, edit=True, notice="Unknown button.")
-            return
+            return None
         try:
             events = game.apply(player, move)
         except IllegalMove as exc:
             await self._respond_hand(interaction, player, edit=True, notice=str(exc))
-            return
+            return None
         turn_move = not isinstance(move, CallUno | Catch)
         self._record(events, player, turn_move=turn_move)
-        await self.save(interaction)
+        self.saving()
         notice = private_notice(events, player, self.name)
-        if game.phase in TERMINAL:
+        return lambda: self._answer_move(interaction, player, notice)
+
+    async def _answer_move(self, interaction: Interaction, player: str, notice: str) -> None:
+        """The hand after its owner's move, drawn as the game stands when the answer goes out."""
+        game = self.game
+        if game is None or game.phase in TERMINAL or player not in game.players:
             await edit_in_place(
                 interaction,
                 embed=discord.Embed(
@@ -576,19 +608,30 @@ class GameSession:
 
     # ------------------------------------------------------------------ saving
 
-    async def save(self, interaction: Interaction | None = None) -> None:
-        """Save before the reply goes out; defer the reply if the store is slow today."""
-        saving = asyncio.ensure_future(self.manager.persist(self))
-        if interaction is not None and not interaction.response.is_done():
-            done, _ = await asyncio.wait({saving}, timeout=DEFER_AFTER)
-            if not done:
-                await interaction.response.defer()
-        await saving
+    def saving(self) -> None:
+        """Hand the state as it is now to the store's writer; never waits for the store.
+
+        Call it under the lock after every change. A slow, locked or failing store holds up
+        nothing: play goes on in memory and the newest state is written when it can be.
+        """
+        self.revision += 1
+        self._saved = self.manager.persist(self)
+
+    async def saved(self, timeout: float | None = SAVE_WAIT) -> bool:
+        """Wait (outside the lock), at most ``timeout`` s, for the last change to be written;
+        whether it was."""
+        pending = self._saved
+        if pending is None:
+            return True
+        if not pending.done():
+            await asyncio.wait({pending}, timeout=timeout)
+        return pending.done() and pending.result()
 
     # ------------------------------------------------------------------ state changes
 
     def _record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
         """Narrate events, move the turn serial, reset timers and schedule the table edit."""
+        self.revision += 1
         self.log.extend(narrate(events, self.name))
         if actor is not None:
             self.timeouts_in_row[actor] = 0
@@ -665,7 +708,7 @@ class GameSession:
                 return
             events = await self._play_or_fall_back(player, self._strategy(player))
             self._record(events, player, turn_move=True)
-            await self.save()
+            self.saving()
 
     def _turn_due(self, serial: int) -> tuple[Game | None, str | None]:
         """The game and the player whose turn a timer started at ``serial`` is still for."""
@@ -697,7 +740,7 @@ class GameSession:
                 )
                 if catch is not None:
                     self._record(game.apply(player, catch), player, turn_move=False)
-                    await self.save()
+                    self.saving()
                     return
 
     async def _turn_timer(self, serial: int) -> None:
@@ -723,7 +766,7 @@ class GameSession:
                 events += game.remove_player(player, "was removed after 3 timeouts in a row")
             self._record(events, None, turn_move=True)
             self.timeouts_in_row[player] = count
-            await self.save()
+            self.saving()
 
     async def _remind(self, serial: int, left: float) -> None:
         """Ping the person whose turn it still is, in a message of its own: Discord does not
@@ -752,7 +795,7 @@ class GameSession:
                 return
             self.reminder_id = message.id
             # Saved, so a restart in the middle of the turn still deletes it.
-            await self.save()
+            self.saving()
 
     def _clear_reminder(self) -> None:
         """Delete the turn reminder, if one is up (its turn is over)."""
@@ -784,11 +827,12 @@ class GameSession:
             if game.round_no == round_no:
                 self._begin_next_round()
                 self.request_table_update()
-                await self.save()
+                self.saving()
 
     def _begin_next_round(self) -> None:
         assert self.game is not None
         self._cancel(self._round_task)
+        self.revision += 1
         events = self.game.start_next_round()
         self.log.clear()
         self.log.extend(narrate(events, self.name))
@@ -803,7 +847,7 @@ class GameSession:
             for ai in list(self.game.players)[:-1]:
                 events += self.game.remove_player(ai, "left: no people are playing any more")
         self._record(events, None, turn_move=True)
-        await self.save()
+        self.saving()
 
     # ------------------------------------------------------------------ closing
 
@@ -846,6 +890,17 @@ class GameSession:
                 self._cancel(task)
 
 
+def _on_its_message(session: GameSession, interaction: Interaction, scope: str) -> bool:
+    """Whether a click's id belongs on the message it came from: hand buttons live on
+    ephemeral hands, lobby and table buttons on the session's public message."""
+    message = interaction.message
+    if message is None:
+        return False
+    if scope == "h":
+        return message.flags.ephemeral
+    return not message.flags.ephemeral and message.id == session.message_id
+
+
 def can_moderate(interaction: Interaction) -> bool:
     """Manage Channels or Manage Server in this channel."""
     perms = interaction.permissions
@@ -877,8 +932,8 @@ class SessionManager:
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self.persist_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
-        self.finish_hooks: list[Callable[[GameSession], Coroutine[Any, Any, None]]] = []
+        # Installed by the bot once the store is open; without it nothing is saved.
+        self.persistence: Persistence | None = None
         self.thinker = Thinker()
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
@@ -920,12 +975,12 @@ class SessionManager:
         return session
 
     async def forget(self, session: GameSession) -> None:
-        """Drop a closed session so the channel is free again."""
+        """Drop a closed session so the channel is free again, and end its saved rows."""
         if self.by_channel.get(session.channel_id) is session:
             del self.by_channel[session.channel_id]
         self.by_id.pop(session.id, None)
-        for hook in self.finish_hooks:
-            await hook(session)
+        if self.persistence is not None:
+            self.persistence.finished(session)
 
     def finish(self, session: GameSession) -> None:
         """A match ended or was abandoned: free the channel once the table is updated."""
@@ -958,37 +1013,52 @@ class SessionManager:
         except discord.HTTPException as exc:
             log.warning("could not post in channel %s: %s", channel_id, exc)
 
-    async def persist(self, session: GameSession) -> None:
-        """Save the session after a change (hooks installed by the store)."""
-        for hook in self.persist_hooks:
-            await hook(session)
+    def persist(self, session: GameSession) -> asyncio.Future[bool]:
+        """Hand the session's state to the store's writer; done once it is written."""
+        if self.persistence is None:
+            nothing: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            nothing.set_result(True)
+            return nothing
+        return self.persistence.save(session)
 
     async def handle_click(self, interaction: Interaction, scope: str, gid: str, rest: str) -> None:
-        """Route a button click to its session under the session's lock; always answer."""
+        """Route a button click to its session under the session's lock; always answer.
+
+        The answer goes out after the lock is released and the change is saved (or after
+        SAVE_WAIT, if the store is slow), so no click ever waits for the store under the lock.
+        """
         session = self.by_id.get(gid)
         if session is None or session.channel_id != interaction.channel_id:
             await reply(interaction, STALE_CLICK)
             return
+        if not _on_its_message(session, interaction, scope):
+            await reply(interaction, MISPLACED_CLICK)
+            return
+        before = session.revision
         try:
             async with session.lock:
+                answer: Answer | None = None
                 if session.closed:
                     await reply(interaction, STALE_CLICK)
                 elif scope == "l":
-                    await session.lobby_click(interaction, rest)
+                    answer = await session.lobby_click(interaction, rest)
                 elif scope == "t":
-                    await session.table_click(interaction, rest)
+                    answer = await session.table_click(interaction, rest)
                 else:
-                    await session.hand_click(interaction, rest)
+                    answer = await session.hand_click(interaction, rest)
+            if answer is not None:
+                await session.saved()
+                await answer()
         except Exception:
             log.exception("session %s: click %s:%s failed", gid, scope, rest)
-            if not interaction.response.is_done():
-                await interaction.response.send_message(
-                    "Something went wrong; the game is unchanged. Try again.", ephemeral=True
-                )
-            raise
+            changed = session.revision != before
+            text = CHANGED_BUT_FAILED if changed else UNCHANGED_AND_FAILED
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, text)
 
     async def shutdown(self) -> None:
-        """Let in-flight clicks finish, then stop every timer and the thinking thread."""
+        """Let in-flight clicks finish, stop every timer and the thinking thread, then give
+        the store a moment to take the last changes."""
         for session in list(self.by_id.values()):
             await session.shutdown()
         for task in list(self._tasks):
@@ -996,3 +1066,5 @@ class SessionManager:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self.thinker.shutdown()
+        if self.persistence is not None:
+            await self.persistence.flush(SHUTDOWN_SAVE_WAIT)

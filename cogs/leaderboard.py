@@ -6,7 +6,7 @@ import asyncio
 import logging
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import discord
 from discord import app_commands
@@ -16,6 +16,7 @@ from bot.sessions import reply
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.ui.render import button_view
+from bot.ui.text import safe_name
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -31,6 +32,9 @@ NAME_WIDTH = 14  # keeps a row within about 42 characters, for phones
 BUSY_TEXT = "The scoreboard is busy right now; please try again in a moment."
 FAILED_TEXT = "Sorry, the standings could not be shown; please try again."
 START_HINT = "Start a game with `/uno flip start` or `/uno classic start`."
+# No board has this many pages; a larger number in a page button's id is forged.
+MAX_PAGE = 1_000_000
+OTHER_SERVER_TEXT = "That leaderboard belongs to another server; use /leaderboard in this server."
 
 ScopeChoice = Literal["server", "global"]
 VariantChoice = Literal["flip", "classic", "all"]
@@ -57,6 +61,20 @@ SORT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in SORT_
 
 def _decode(codes: dict[Any, str], letter: str) -> Any:
     return next(value for value, code in codes.items() if code == letter)
+
+
+def option_refusal(**chosen: str) -> str | None:
+    """Why a chosen option is not one the command offers (a modified client can send any
+    string), or None when every one is."""
+    allowed = {
+        "scope": get_args(ScopeChoice),
+        "variant": tuple(VARIANT_CODES),
+        "sort": tuple(SORT_KEYS),
+    }
+    for option, value in chosen.items():
+        if value not in allowed[option]:
+            return f"`{option}` must be one of: {', '.join(allowed[option])}."
+    return None
 
 
 def plural(count: int, noun: str) -> str:
@@ -126,8 +144,15 @@ class LeaderboardButton(
     async def callback(self, interaction: Interaction) -> None:
         """Show the button's page in place, with the clicker's own rank under the table."""
         bot: UnoBot = interaction.client
+        query = self.query
+        if query.scope == "guild" and query.guild_id != interaction.guild_id:
+            await reply(interaction, OTHER_SERVER_TEXT)
+            return
+        if not 1 <= query.page <= MAX_PAGE:
+            await reply(interaction, "That page does not exist; run /leaderboard again.")
+            return
         try:
-            embed, view = await board_message(bot, interaction, self.query)
+            embed, view = await board_message(bot, interaction, query)
         except Exception as error:  # every click gets an answer; the message stays as it was
             await reply(interaction, failure_text(error))
             return
@@ -163,11 +188,12 @@ def own_rank_line(
     board: LeaderboardPage, mine: LeaderboardRow | None, viewer: discord.abc.User
 ) -> str:
     """Where the viewer stands on the whole board, whatever page is shown."""
+    name = safe_name(viewer.display_name)
     if mine is None:
-        return f"📍 {viewer.display_name} has no scored rounds on this board yet."
+        return f"📍 {name} has no scored rounds on this board yet."
     value = getattr(mine, board.sort)
     return (
-        f"📍 {viewer.display_name} is **#{mine.rank}** of {board.total_players:,}"
+        f"📍 {name} is **#{mine.rank}** of {board.total_players:,}"
         f" with {plural(value, SORT_UNITS[board.sort])}."
     )
 
@@ -241,7 +267,7 @@ async def board_message(
         where = "Global"
     else:
         guild = bot.get_guild(query.guild_id)
-        where = guild.name if guild is not None else "Server"
+        where = safe_name(guild.name) if guild is not None else "Server"
     shown = replace(query, page=board.page)  # the store clamps past-the-end pages
     return board_embed(board, mine, interaction.user, where), board_view(shown, board)
 
@@ -250,7 +276,8 @@ def stats_embed(
     stats: PlayerStats, user: discord.abc.User, rank: LeaderboardRow | None, where: str
 ) -> discord.Embed:
     """A player's record: games, wins, points, per-round average, best round, favourite."""
-    embed = discord.Embed(title=f"📊 {user.display_name} · {where}", colour=discord.Colour.blue())
+    title = f"📊 {safe_name(user.display_name)} · {safe_name(where)}"
+    embed = discord.Embed(title=title, colour=discord.Colour.blue())
     embed.set_thumbnail(url=user.display_avatar.url)
     won_share = f" of {stats.rounds_played:,}" if stats.rounds_played else ""
     favourite = VARIANT_NAMES[stats.favourite_variant] if stats.favourite_variant else "—"
@@ -289,6 +316,10 @@ class LeaderboardCog(commands.Cog):
         sort: str = "points",
     ) -> None:
         """Post the first page publicly, with the caller's own rank under the table."""
+        refusal = option_refusal(scope=scope, variant=variant, sort=sort)
+        if refusal is not None:
+            await reply(interaction, refusal)
+            return
         guild_id = interaction.guild_id if scope == "server" else 0
         if guild_id is None:
             await reply(interaction, "There is no server here; use `scope: global`.")
@@ -317,6 +348,10 @@ class LeaderboardCog(commands.Cog):
         public: bool = False,
     ) -> None:
         """Show games, wins, points, points per round, best round and favourite variant."""
+        refusal = option_refusal(scope=scope)
+        if refusal is not None:
+            await reply(interaction, refusal)
+            return
         target = user or interaction.user
         guild_id = interaction.guild_id if scope == "server" else None
         where = "All servers"
@@ -324,7 +359,8 @@ class LeaderboardCog(commands.Cog):
             where = interaction.guild.name if interaction.guild is not None else "This server"
         yours = target.id == interaction.user.id
         if target.bot:
-            await reply(interaction, f"{target.display_name} is a bot; bots don't keep score.")
+            name = safe_name(target.display_name)
+            await reply(interaction, f"{name} is a bot; bots don't keep score.")
             return
         async with asyncio.timeout(READ_DEADLINE):
             stats = await self.bot.store.standings.stats(target.id, guild_id)
@@ -333,7 +369,7 @@ class LeaderboardCog(commands.Cog):
             )
         ephemeral = not public
         if stats.rounds_played == 0:
-            who = "You haven't" if yours else f"{target.display_name} hasn't"
+            who = "You haven't" if yours else f"{safe_name(target.display_name)} hasn't"
             here = "on this server" if guild_id is not None else "anywhere"
             text = f"{who} finished a round {here} yet. {START_HINT}"
             await interaction.response.send_message(text, ephemeral=ephemeral)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import discord
 from discord import app_commands
@@ -14,8 +14,9 @@ from pydantic import ValidationError
 from bot.ai import Difficulty
 from bot.engine import RuleSet
 from bot.engine.rules import Edition, Scoring
-from bot.sessions import GameSession, can_moderate, reply
+from bot.sessions import MAX_SEATS, GameSession, can_moderate, reply
 from bot.ui import render
+from bot.ui.text import safe_name
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -46,6 +47,57 @@ CLASSIC_RULES_TEXT = (
     "until the next player starts their turn. Hands left score for the winner: numbers face "
     "value, Draw Two/Reverse/Skip 20, Wild and Wild Draw Four 50, special wilds 40."
 )
+
+
+# The options' limits, as synced to Discord and checked again here: a modified client or a
+# direct API call can send anything.
+TARGET_MIN, TARGET_MAX = 50, 5000
+TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX = 15, 600
+MAX_AI = MAX_SEATS - 1
+MAX_AI_NAME = 100  # longer than any computer player's name or id
+CHOICES: dict[str, tuple[str, ...]] = {
+    "scoring": get_args(Scoring),
+    "edition": get_args(Edition),
+    "ai_difficulty": get_args(Difficulty),
+}
+FLAGS = (
+    "stacking",
+    "stack_wild_draw_four_on_draw_two",
+    "seven_o",
+    "jump_in",
+    "draw_until_playable",
+    "forced_play",
+)
+
+
+def start_refusal(lobby: LobbyOptions, options: dict[str, Any]) -> str | None:
+    """Why these start options cannot open a lobby, or None when every one is in range."""
+    target = options.get("target")
+    if not _whole_in(target, TARGET_MIN, TARGET_MAX):
+        return f"`target` must be a whole number from {TARGET_MIN} to {TARGET_MAX}."
+    if lobby.turn_timeout is not None and not _whole_in(
+        lobby.turn_timeout, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX
+    ):
+        return (
+            f"`turn_timeout` must be a whole number of seconds from {TURN_TIMEOUT_MIN} "
+            f"to {TURN_TIMEOUT_MAX}."
+        )
+    if not _whole_in(lobby.ai, 0, MAX_AI):
+        return f"`ai` must be a whole number from 0 to {MAX_AI}."
+    chosen = {**options, "ai_difficulty": lobby.ai_difficulty}
+    for option, allowed in CHOICES.items():
+        if option in chosen and chosen[option] not in allowed:
+            return f"`{option}` must be one of: {', '.join(allowed)}."
+    flags = {name: options[name] for name in FLAGS if name in options}
+    flags["ai_takeover"] = lobby.ai_takeover
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            return f"`{name}` must be True or False."
+    return None
+
+
+def _whole_in(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 COMMON_OPTIONS = {
@@ -110,14 +162,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     async def flip_start(
         self,
         interaction: Interaction,
-        target: app_commands.Range[int, 50, 5000] = 500,
+        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] = 500,
         scoring: Scoring = "standard",
         stacking: bool = False,
         jump_in: bool = False,
         draw_until_playable: bool = False,
         forced_play: bool = False,
-        turn_timeout: app_commands.Range[int, 15, 600] | None = None,
-        ai: app_commands.Range[int, 0, 9] = 0,
+        turn_timeout: app_commands.Range[int, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX] | None = None,
+        ai: app_commands.Range[int, 0, MAX_AI] = 0,
         ai_difficulty: Difficulty = "normal",
         ai_takeover: bool = False,
     ) -> None:
@@ -144,7 +196,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     async def classic_start(
         self,
         interaction: Interaction,
-        target: app_commands.Range[int, 50, 5000] = 500,
+        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] = 500,
         scoring: Scoring = "standard",
         stacking: bool = False,
         wild_draw_four_on_draw_two: bool = False,
@@ -153,8 +205,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         draw_until_playable: bool = False,
         forced_play: bool = False,
         edition: Edition = "standard",
-        turn_timeout: app_commands.Range[int, 15, 600] | None = None,
-        ai: app_commands.Range[int, 0, 9] = 0,
+        turn_timeout: app_commands.Range[int, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX] | None = None,
+        ai: app_commands.Range[int, 0, MAX_AI] = 0,
         ai_difficulty: Difficulty = "normal",
         ai_takeover: bool = False,
     ) -> None:
@@ -178,6 +230,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         if interaction.channel_id is None or interaction.guild_id is None:
             await reply(interaction, "Start a game in a server channel.")
             return
+        refusal = start_refusal(lobby, options)
+        if refusal is not None:
+            await reply(interaction, refusal)
+            return
         existing = self._session(interaction)
         if existing is not None:
             await reply(interaction, f"A game is already open in this channel: {existing.jump_url}")
@@ -199,7 +255,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             response = await interaction.response.send_message(embed=shown.embed, view=shown.view)
             session.message_id = response.message_id
             # Saved once the message exists: a restored lobby needs its message to edit.
-            await session.save()
+            session.saving()
 
     # ------------------------------------------------------------------ in-game commands
 
@@ -243,7 +299,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             await reply(interaction, "No game is open in this channel.")
             return
         async with session.lock:
-            await self._remove(session, interaction, interaction.user.id, "left the game")
+            text = await self._remove(session, interaction, interaction.user.id, "left the game")
+        await session.saved()
+        await reply(interaction, text)
 
     @app_commands.command(name="kick", description="Host: remove a player from this game")
     @app_commands.describe(player="The player to remove")
@@ -256,7 +314,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             await reply(interaction, "Use /uno leave to leave, or /uno end to end the game.")
             return
         async with session.lock:
-            await self._remove(session, interaction, player.id, "was removed by the host")
+            text = await self._remove(session, interaction, player.id, "was removed by the host")
+        await session.saved()
+        await reply(interaction, text)
 
     @app_commands.command(
         name="remove-ai", description="Host: take a computer player out of the lobby or game"
@@ -264,6 +324,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     @app_commands.describe(name="The computer player (default: the one added last)")
     async def remove_ai(self, interaction: Interaction, name: str | None = None) -> None:
         """Remove a computer player (host only); in a game its cards go back into the pile."""
+        if name is not None and len(name) > MAX_AI_NAME:
+            await reply(interaction, "No computer player has a name that long.")
+            return
         session = await self._hosted_session(interaction, "remove computer players")
         if session is None:
             return
@@ -273,11 +336,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 wanted = name.strip().casefold()
                 seats = [s for s in seats if s.player_id == wanted or wanted in s.name.casefold()]
             if not seats:
-                missing = "There is no computer player" if name is None else f"No {name!r}"
+                missing = (
+                    "There is no computer player" if name is None else f"No '{safe_name(name)}'"
+                )
                 await reply(interaction, f"{missing} at this table.")
                 return
             seat = seats[-1]
             await session.remove_ai(seat)
+        await session.saved()
         await reply(interaction, f"{seat.name} was removed.")
 
     @remove_ai.autocomplete("name")
@@ -296,26 +362,24 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     async def _remove(
         self, session: GameSession, interaction: Interaction, user_id: int, reason: str
-    ) -> None:
+    ) -> str:
+        """Take ``user_id`` out of the lobby or game; the line to answer with."""
         seat = session.seat_of(user_id)
         you = user_id == interaction.user.id
         if session.game is None:
             if seat is None:
-                await reply(interaction, "You are not in this lobby." if you else "Not in lobby.")
-                return
-            if await session.remove_seat(seat, f"{seat.name} {reason}."):
-                await session.save(interaction)
+                return "You are not in this lobby." if you else "Not in lobby."
+            if await session.remove_seat(seat, f"{safe_name(seat.name)} {reason}."):
+                session.saving()
                 session.request_table_update()
             else:
                 await session.show_closed()
-            await reply(interaction, "Done." if not you else "You left the lobby.")
-            return
+            return "Done." if not you else "You left the lobby."
         if not session.in_game(user_id):
-            await reply(interaction, "You are not playing." if you else "They are not playing.")
-            return
+            return "You are not playing." if you else "They are not playing."
         await session.remove_player(str(user_id), reason)
         name = session.name(str(user_id))
-        await reply(interaction, "You left the game." if you else f"{name} was removed.")
+        return "You left the game." if you else f"{name} was removed."
 
     @app_commands.command(name="end", description="End this channel's game (host or moderators)")
     async def end(self, interaction: Interaction) -> None:
@@ -331,7 +395,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             return
         async with session.lock:
             await session.close_with(
-                "Game ended", f"{interaction.user.display_name} ended the game."
+                "Game ended", f"{safe_name(interaction.user.display_name)} ended the game."
             )
         await reply(interaction, "The game has ended.")
 

@@ -31,7 +31,17 @@ from bot.engine import (
 from bot.engine.cards import Color, Kind, Side
 from bot.engine.view import HandCard
 
-from .text import COLOR_EMOJI, SIDE_NAMES, card_label, card_text, color_text, plural, sort_key
+from .text import (
+    COLOR_EMOJI,
+    SIDE_NAMES,
+    card_label,
+    card_text,
+    color_text,
+    fit,
+    plural,
+    safe_name,
+    sort_key,
+)
 
 if TYPE_CHECKING:
     from bot.sessions import GameSession
@@ -41,7 +51,17 @@ Namer = Callable[[str], str]
 CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<game>[0-9a-z]+):(?P<rest>[0-9a-z:]*)")
 MOVE_ROWS = 4  # rows 0-3 hold moves; row 4 holds UNO!/Catch/paging/refresh
 MOVES_PER_PAGE = MOVE_ROWS * 5
+# Discord's embed limits: a message with one over them is refused whole (400).
 EMBED_FIELD_LIMIT = 1024
+EMBED_FIELD_NAME_LIMIT = 256
+EMBED_TITLE_LIMIT = 256
+EMBED_DESCRIPTION_LIMIT = 4096
+EMBED_FOOTER_LIMIT = 2048
+EMBED_TOTAL_LIMIT = 6000
+BUTTON_LABEL_LIMIT = 80
+# A card id is an index into a deck of at most 112 cards; a page number is small. Longer
+# numbers in a custom_id are forged and refused before they reach the engine.
+MAX_NUMBER_DIGITS = 3
 EMBED_COLOR: dict[Side, int] = {Side.LIGHT: 0xF5C842, Side.DARK: 0x6B2FA0}
 
 SHORT_SYMBOL = {
@@ -130,13 +150,42 @@ def short_face(face: Face) -> str:
 
 def short_faces(faces: Sequence[Face], limit: int = EMBED_FIELD_LIMIT) -> str:
     """Sorted compact faces, cut to ``limit`` characters."""
-    text = " ".join(short_face(face) for face in sorted(faces, key=sort_key))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return fit(" ".join(short_face(face) for face in sorted(faces, key=sort_key)), limit)
 
 
-def truncate(text: str, limit: int = EMBED_FIELD_LIMIT) -> str:
-    """Cut ``text`` to Discord's field limit."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def add_field(embed: discord.Embed, name: str, value: str, *, inline: bool = False) -> None:
+    """Add a field Discord accepts: name and value never blank, never over their limits."""
+    embed.add_field(
+        name=fit(name, EMBED_FIELD_NAME_LIMIT) if name.strip() else "\u200b",
+        value=fit(value, EMBED_FIELD_LIMIT) if value.strip() else "—",
+        inline=inline,
+    )
+
+
+def within_limits(embed: discord.Embed) -> discord.Embed:
+    """Cut the title, description and footer to their limits, then the longest field values
+    until the whole embed is within Discord's 6,000 characters."""
+    if embed.title:
+        embed.title = fit(embed.title, EMBED_TITLE_LIMIT)
+    if embed.description:
+        embed.description = fit(embed.description, EMBED_DESCRIPTION_LIMIT)
+    if embed.footer.text:
+        embed.set_footer(text=fit(embed.footer.text, EMBED_FOOTER_LIMIT))
+    while (over := len(embed) - EMBED_TOTAL_LIMIT) > 0:
+        index, field = max(enumerate(embed.fields), key=lambda item: len(item[1].value or ""))
+        value = field.value or ""
+        if len(value) <= 2:
+            # Only the description is left to give (fields are already minimal).
+            description = embed.description or ""
+            embed.description = fit(description, max(1, len(description) - over))
+            break
+        embed.set_field_at(
+            index,
+            name=field.name or "\u200b",
+            value=fit(value, max(2, len(value) - over)),
+            inline=bool(field.inline),
+        )
+    return embed
 
 
 # ---------------------------------------------------------------------- lobby
@@ -144,25 +193,28 @@ def truncate(text: str, limit: int = EMBED_FIELD_LIMIT) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """A message's content, embed and view, ready to send or edit."""
+    """A message's content, embed and view, ready to send or edit (within Discord's limits)."""
 
     content: str | None
     embed: discord.Embed
     view: discord.ui.View | None
+
+    def __post_init__(self) -> None:
+        within_limits(self.embed)
 
 
 def lobby_message(session: GameSession) -> Rendered:
     """The public lobby: players, settings and Join/Leave/Start/Cancel."""
     title = "UNO Flip lobby" if session.rules.variant == "flip" else "UNO lobby"
     # A lobby's log holds only notices such as "the bot restarted"; the game starts it afresh.
-    notices = truncate("\n".join(session.log), 4096) if session.log else None
+    notices = fit("\n".join(session.log), EMBED_DESCRIPTION_LIMIT) if session.log else None
     embed = discord.Embed(title=title, description=notices, color=EMBED_COLOR[Side.LIGHT])
     players = "\n".join(
-        f"{i}. {seat.name}{' (host)' if seat.user_id == session.host_id else ''}"
+        f"{i}. {safe_name(seat.name)}{' (host)' if seat.user_id == session.host_id else ''}"
         for i, seat in enumerate(session.seats, start=1)
     )
-    embed.add_field(name=f"Players ({len(session.seats)}/10)", value=players or "nobody yet")
-    embed.add_field(name="Rules", value=rules_summary(session), inline=False)
+    add_field(embed, f"Players ({len(session.seats)}/10)", players or "nobody yet", inline=True)
+    add_field(embed, "Rules", rules_summary(session))
     embed.set_footer(
         text="Join, then the host presses Start (2 to 10 players). "
         f"Add AI seats a {session.ai_difficulty} computer player."
@@ -258,15 +310,15 @@ def table_message(session: GameSession, view: PlayerView) -> Rendered:
         field_name = f"{marker}{name(seat.player)} — {plural(seat.card_count, 'card')}{uno}"
         backs = seat.backs
         value = f"Everyone sees: {short_faces(backs)}" if flip and backs else "\u200b"
-        embed.add_field(name=truncate(field_name, 256), value=truncate(value), inline=False)
+        add_field(embed, field_name, value)
     pile = plural(view.draw_pile_count, "card")
     if flip and view.draw_pile_back is not None:
         pile += f"; its top shows {card_text(view.draw_pile_back)}"
-    embed.add_field(name="Draw pile", value=pile, inline=True)
+    add_field(embed, "Draw pile", pile, inline=True)
     scores = " · ".join(f"{name(p)} {points}" for p, points in view.scores.items())
-    embed.add_field(name=f"Scores (to {view.target})", value=truncate(scores or "-"), inline=True)
+    add_field(embed, f"Scores (to {view.target})", scores, inline=True)
     if session.log:
-        embed.add_field(name="Last events", value=truncate("\n".join(session.log)), inline=False)
+        add_field(embed, "Last events", "\n".join(session.log))
     embed.set_footer(text="Press Hand to see your cards. Only you can see your hand.")
     content = None
     if view.current_player is not None and not session.is_ai(view.current_player):
@@ -296,18 +348,14 @@ def round_over_message(session: GameSession, view: PlayerView, match_over: bool)
         awarded = result.awarded.get(player, 0)
         gained = f" (+{awarded})" if awarded else ""
         value = short_faces(faces) if faces else "out!"
-        embed.add_field(
-            name=truncate(f"{name(player)}: {points} points in hand{gained}", 256),
-            value=truncate(value),
-            inline=False,
-        )
+        add_field(embed, f"{name(player)}: {points} points in hand{gained}", value)
     standings = sorted(view.scores.items(), key=lambda item: -item[1])
     if view.variant and session.rules.scoring == "alternative":
         standings.reverse()
     scores = "\n".join(f"{name(p)}: {points}" for p, points in standings)
-    embed.add_field(name=f"Scores (to {view.target})", value=truncate(scores), inline=False)
+    add_field(embed, f"Scores (to {view.target})", scores)
     if session.log:
-        embed.add_field(name="Last events", value=truncate("\n".join(session.log)), inline=False)
+        add_field(embed, "Last events", "\n".join(session.log))
     if match_over:
         assert view.match_winner is not None
         embed.title = f"🏆 {name(view.match_winner)} wins the game!"
@@ -324,7 +372,7 @@ def round_over_message(session: GameSession, view: PlayerView, match_over: bool)
 def move_button(session: GameSession, serial: int, move: Move, view: PlayerView) -> UnoButton:
     """One button for one legal move, labelled for a person."""
     prefix = f"uno:h:{session.id}:{serial}:"
-    name = session.name
+    label_name = session.plain_name  # labels show no markdown: the name as chosen
     match move:
         case PlayCard(card=card):
             face = next(h.face for h in view.hand if h.card == card)
@@ -353,11 +401,11 @@ def move_button(session: GameSession, serial: int, move: Move, view: PlayerView)
         case Challenge():
             return UnoButton(prefix + "x", "Challenge", discord.ButtonStyle.danger, "⚖️")
         case SwapWith(target=target):
-            return UnoButton(prefix + f"s{target}", f"Swap with {name(target)}"[:80])
+            return UnoButton(prefix + f"s{target}", fit(f"Swap with {label_name(target)}", 80))
         case CallUno():
             return UnoButton(prefix + "u", "UNO!", discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
         case Catch(target=target):
-            label = f"Catch {name(target)}"[:80]
+            label = fit(f"Catch {label_name(target)}", 80)
             return UnoButton(
                 prefix + f"t{target}", label, discord.ButtonStyle.danger, "🚨", MOVE_ROWS
             )
@@ -374,11 +422,24 @@ def _card_style(face: Face) -> discord.ButtonStyle:
     return discord.ButtonStyle.secondary
 
 
+def _small_number(text: str) -> int | None:
+    """A short non-negative decimal number, or None (longer ones can only be forged)."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_DIGITS:
+        return int(text)
+    return None
+
+
+def parse_page(code: str) -> int | None:
+    """The page a paging button asks for ("g2"), or None if ``code`` is not paging."""
+    return _small_number(code[1:]) if code.startswith("g") else None
+
+
 def parse_move(code: str) -> Move | None:
     """The move a hand button's code stands for (None for paging, refresh or junk)."""
     head, arg = code[:1], code[1:]
-    if head == "p" and arg.isdigit():
-        return PlayCard(int(arg))
+    if head == "p":
+        card = _small_number(arg)
+        return None if card is None else PlayCard(card)
     if head == "c" and arg in CODE_COLOR:
         return ChooseColor(CODE_COLOR[arg])
     if head == "s" and arg:
@@ -419,15 +480,16 @@ def hand_message(
     cards = sorted(view.hand, key=lambda h: sort_key(h.face))
     title = f"Your hand — {plural(len(cards), 'card')}"
     embed = discord.Embed(title=title, color=EMBED_COLOR[view.side])
-    embed.description = truncate(_hand_lines(cards), 4000)
+    embed.description = _hand_lines(cards)
     if view.variant == "flip":
         backs = [h.back for h in cards if h.back is not None]
-        embed.add_field(name="Others see the backs", value=short_faces(backs), inline=False)
+        if backs:
+            add_field(embed, "Others see the backs", short_faces(backs))
     table = f"Top: {card_text(view.top)} · Colour: {color_text(view.color)}"
-    embed.add_field(name="Table", value=table, inline=False)
-    embed.add_field(name="Now", value=hand_prompt(view, session.name), inline=False)
+    add_field(embed, "Table", table)
+    add_field(embed, "Now", hand_prompt(view, session.name))
     if notice:
-        embed.set_footer(text=notice[:2000])
+        embed.set_footer(text=notice)
     card_buttons = _card_buttons(session, serial, view, cards)
     specials = [
         move_button(session, serial, m, view)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+import discord
+
 from bot.engine import events as ev
 from bot.engine.cards import Color, Face, Side
 
@@ -24,9 +26,19 @@ COLOR_ORDER = {color: i for i, color in enumerate(Color)}
 Namer = Callable[[str], str]
 
 
+def fit(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def safe_name(name: str) -> str:
+    """A user-chosen name made safe for message text: no markdown, links or mentions."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
 def card_label(face: Face) -> str:
     """A short label such as "Red 5" (at most 80 characters, Discord's button limit)."""
-    return face.name()[:80]
+    return fit(face.name(), 80)
 
 
 def card_text(face: Face) -> str:
@@ -50,8 +62,7 @@ def sort_key(face: Face) -> tuple[int, int, str]:
 
 def faces_text(faces: Iterable[Face], limit: int = 1000) -> str:
     """A comma-separated, sorted list of faces, cut to ``limit`` characters."""
-    text = ", ".join(card_text(face) for face in sorted(faces, key=sort_key))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return fit(", ".join(card_text(face) for face in sorted(faces, key=sort_key)), limit)
 
 
 def plural(count: int, word: str) -> str:

@@ -8,7 +8,9 @@ from typing import Any
 
 import discord
 import pytest
+import simcord.components
 from pydantic import SecretStr
+from simcord.components import ComponentValidationError, validate_embeds
 
 from bot.client import UnoBot
 from bot.config import Settings
@@ -93,3 +95,21 @@ async def world(simcord_env: Any) -> World:
 
 
 Finder = Callable[..., Any]
+
+
+def _check_like_discord(embeds: Any) -> None:
+    """SimCord's embed checks, plus one it leaves out: Discord refuses a message whose embed
+    has a field with a blank name or value (400 "This field is required")."""
+    validate_embeds(embeds)
+    for embed in embeds or []:
+        for index, field in enumerate(embed.get("fields") or []):
+            for key in ("name", "value"):
+                text = field.get(key)
+                if not isinstance(text, str) or not text.strip():
+                    raise ComponentValidationError(f"fields[{index}].{key}: This field is required")
+
+
+@pytest.fixture(autouse=True)
+def discord_embed_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every behaviour test sends its embeds through Discord's full rules, blank fields too."""
+    monkeypatch.setattr(simcord.components, "validate_embeds", _check_like_discord)

@@ -108,8 +108,16 @@ class Table:
         self._session = None
 
     async def save_now(self) -> None:
-        """Save the session as the bot does after a move (for tests that set state up)."""
-        await self.session.save()
+        """Save the session as the bot does after a move, and wait until it is written."""
+        self.session.saving()
+        assert await self.session.saved(timeout=None)
+
+    @property
+    def game_id(self) -> int | None:
+        """The store's row id of this table's game."""
+        persistence = self.world.bot.sessions.persistence
+        assert persistence is not None
+        return persistence.game_id(self.session.id)
 
     async def open(self, command: str = "uno flip start", **options: Any) -> Any:
         """The first player opens a lobby; the others join."""

@@ -106,7 +106,8 @@ async def test_a_scored_round_is_recorded_once_across_restarts(
     await table.save_now()
     await table.save_now()
     await restart(world, settings)
-    await world.bot.sessions.by_channel[world.channel.id].save()
+    table.forget_session()
+    await table.save_now()
     assert [r for _, r in rounds_in_db(settings)] == [1]
     await table.players[1].click(table.public, label="Next round")
     assert world.bot.sessions.by_channel[world.channel.id].game.round_no == 2  # type: ignore[union-attr]
@@ -122,7 +123,7 @@ async def test_unreadable_snapshot_ends_only_that_game(
     await world.members[2].slash(other, "uno flip start")
     await world.members[3].click(other.last_message, label="Join")
     await world.members[2].click(other.last_message, label="Start")
-    broken = world.bot.sessions.by_channel[world.channel.id].db_game_id
+    broken = table.game_id
     with sqlite3.connect(settings.db_path) as db:
         db.execute("UPDATE snapshots SET state_json = '{broken' WHERE game_id = ?", (broken,))
     await restart(world, settings)
@@ -197,7 +198,7 @@ async def test_a_lobby_survives_a_restart_and_its_old_buttons_work(
         else:
             await table.play_turn(rng)
     assert table.game.phase is Phase.ROUND_OVER
-    assert [game for game, _ in rounds_in_db(settings)] == [lobby.db_game_id]
+    assert [game for game, _ in rounds_in_db(settings)] == [table.game_id]
 
 
 async def test_a_restored_lobby_keeps_the_idle_time_it_had_left(

@@ -107,18 +107,18 @@ def table_session(game: Game) -> SimpleNamespace:
         log=[],
         timeouts_in_row={},
         reminder_id=None,
-        recorded_rounds=0,
-        db_game_id=None,
         closed=False,
         game=game,
         name=lambda player: f"P{player}",
+        plain_name=lambda player: f"P{player}",
     )
 
 
 async def play_and_save(
     persistence: Persistence, session: SimpleNamespace, agent: RandomAgent
-) -> None:
-    """One random legal move, then the save the bot makes after every move."""
+) -> bool:
+    """One random legal move, then the save the bot makes after every move; whether the
+    store took it."""
     agent.step(session.game)
     session.serial += 1
-    await persistence.save(session)  # type: ignore[arg-type]
+    return await persistence.save(session)  # type: ignore[arg-type]

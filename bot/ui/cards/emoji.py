@@ -1,0 +1,147 @@
+"""Application emoji of the card art, one per face, for the hand's card buttons.
+
+Created once from the art (reused by name after a restart, created only when missing). When
+Discord refuses (no permission, the per-application limit, an outage), buttons fall back to
+the colour emoji of bot/ui/text.py and one warning is logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+import aiohttp
+import discord
+
+from bot.engine.cards import Face, Side
+
+from ..text import COLOR_EMOJI
+from .cache import DESIGN_VERSION, CardArt
+from .catalog import all_faces, face_name
+
+# Discord allows 2,000 emoji per application; every design version and palette needs a set.
+APP_EMOJI_LIMIT = 2000
+NAME_RE = re.compile(r"[A-Za-z0-9_]{2,32}")
+# Names this module makes: "uf", the design version, the palette key, "_", the face.
+OURS_RE = re.compile(r"uf(?P<version>[0-9]+)[a-z]+_[a-z0-9_]+")
+
+log = logging.getLogger(__name__)
+
+
+class AppEmoji(Protocol):
+    """What this module reads of a ``discord.Emoji``."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def animated(self) -> bool: ...
+
+    async def delete(self) -> None: ...
+
+
+class EmojiHost(Protocol):
+    """The two calls of ``discord.Client`` (2.5+) that manage application emoji."""
+
+    async def fetch_application_emojis(self) -> Sequence[AppEmoji]: ...
+
+    async def create_application_emoji(self, *, name: str, image: bytes) -> AppEmoji: ...
+
+
+# Failures that end creation for this run: Discord refusing (Forbidden, the limit, any HTTP
+# error or a missing application id) or the network failing.
+FAILURES = (discord.DiscordException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+
+def emoji_name(face: Face, side: Side | None, palette_key: str) -> str:
+    """The application emoji name of a face, e.g. ``uf1std_red_5`` (valid for Discord)."""
+    name = f"uf{DESIGN_VERSION}{palette_key}_{face_name(face, side)}"
+    if not NAME_RE.fullmatch(name):
+        raise ValueError(f"not a valid emoji name: {name!r}")
+    return name
+
+
+class CardEmojis:
+    """One application emoji per card face in ``art``'s palette, with a text fallback."""
+
+    def __init__(self, art: CardArt) -> None:
+        self.art = art
+        self.created = 0
+        self.deleted = 0
+        self._emoji: dict[str, discord.PartialEmoji] = {}
+        self._warned = False
+
+    @property
+    def names(self) -> list[str]:
+        """Every emoji name this set needs (one per distinct face and side)."""
+        return [emoji_name(face, side, self.art.palette.key) for face, side in all_faces()]
+
+    async def ensure(self, client: EmojiHost) -> None:
+        """Reuse the emoji that exist by name, delete those of older designs and create the
+        missing ones; Discord or network failures never raise (buttons fall back to colour
+        emoji, with one warning). Takes a REST call per missing emoji: run it as a task."""
+        try:
+            existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
+        except FAILURES as error:
+            self._warn(f"could not list the application's emoji ({error})")
+            return
+        existing = await self._prune_old_versions(existing)
+        wanted = {emoji_name(f, s, self.art.palette.key): (f, s) for f, s in all_faces()}
+        for name in wanted.keys() & existing.keys():
+            self._keep(existing[name])
+        missing = [name for name in wanted if name not in existing]
+        if len(existing) + len(missing) > APP_EMOJI_LIMIT:
+            self._warn(
+                f"{len(missing)} card emoji are missing but the application already has "
+                f"{len(existing)} of its {APP_EMOJI_LIMIT}"
+            )
+            return
+        for name in missing:
+            face, side = wanted[name]
+            # Drawing takes milliseconds per face: off the event loop.
+            image = await asyncio.to_thread(self.art.emoji_png, face, side)
+            try:
+                emoji = await client.create_application_emoji(name=name, image=image)
+            except FAILURES as error:
+                self._warn(f"could not create the card emoji {name} ({error})")
+                return
+            self.created += 1
+            self._keep(emoji)
+
+    async def _prune_old_versions(self, existing: dict[str, AppEmoji]) -> dict[str, AppEmoji]:
+        # Each design version makes a new set; the old sets would otherwise eat into the
+        # 2,000-emoji limit, one set per redesign. A failed delete is left for the next start.
+        kept = dict(existing)
+        for name, emoji in existing.items():
+            match = OURS_RE.fullmatch(name)
+            if match is None or int(match["version"]) == DESIGN_VERSION:
+                continue
+            try:
+                await emoji.delete()
+            except FAILURES as error:
+                log.info("could not delete the old card emoji %s (%s)", name, error)
+                continue
+            self.deleted += 1
+            del kept[name]
+        return kept
+
+    def emoji_for(self, face: Face, side: Side | None = None) -> discord.PartialEmoji | str:
+        """The card's application emoji, or its colour emoji when there is none."""
+        found = self._emoji.get(emoji_name(face, side, self.art.palette.key))
+        return found if found is not None else COLOR_EMOJI[face.color]
+
+    def _keep(self, emoji: AppEmoji) -> None:
+        self._emoji[emoji.name] = discord.PartialEmoji(
+            name=emoji.name, id=emoji.id, animated=emoji.animated
+        )
+
+    def _warn(self, reason: str) -> None:
+        if not self._warned:
+            log.warning("card buttons use colour emoji instead of card pictures: %s", reason)
+        self._warned = True

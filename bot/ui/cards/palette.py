@@ -1,0 +1,95 @@
+"""Colours and colour-free cues (a shape and a word per colour) for the card art."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.engine.cards import Color
+
+RGB = tuple[int, int, int]
+
+
+class Shape(StrEnum):
+    """The shape that stands for a colour, so a card never depends on colour vision alone."""
+
+    CIRCLE = "circle"
+    TRIANGLE = "triangle"
+    SQUARE = "square"
+    DIAMOND = "diamond"
+    HEART = "heart"
+    CROSS = "cross"
+    STAR = "star"
+    CRESCENT = "crescent"
+
+
+# One shape per colour, the same in every palette: a player who learns "triangle is yellow"
+# keeps that knowledge when switching palettes.
+SHAPES: dict[Color, Shape] = {
+    Color.RED: Shape.CIRCLE,
+    Color.YELLOW: Shape.TRIANGLE,
+    Color.GREEN: Shape.SQUARE,
+    Color.BLUE: Shape.DIAMOND,
+    Color.PINK: Shape.HEART,
+    Color.TEAL: Shape.CROSS,
+    Color.ORANGE: Shape.STAR,
+    Color.PURPLE: Shape.CRESCENT,
+}
+
+# The word printed on a card; pink and purple share an initial, so cards carry the whole word.
+WORDS: dict[Color, str] = {color: color.value.upper() for color in Color}
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """Fill colours for the eight card colours; ``key`` names it in cache keys and emoji."""
+
+    key: str
+    fills: dict[Color, RGB]
+
+    def fill(self, color: Color) -> RGB:
+        """The fill of ``color`` in this palette."""
+        return self.fills[color]
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+STANDARD = Palette(
+    "std",
+    {
+        Color.RED: (214, 40, 40),
+        Color.YELLOW: (242, 196, 15),
+        Color.GREEN: (46, 150, 70),
+        Color.BLUE: (20, 95, 200),
+        Color.PINK: (230, 70, 150),
+        Color.TEAL: (0, 160, 160),
+        Color.ORANGE: (240, 120, 20),
+        Color.PURPLE: (120, 60, 180),
+    },
+)
+
+# Okabe & Ito's palette for colour-vision deficiencies (vermillion, yellow, bluish green, blue;
+# reddish purple, sky blue, orange), plus a dark violet for purple, which it lacks: within a side
+# the four colours differ in lightness as well as hue.
+COLOR_BLIND = Palette(
+    "cb",
+    {
+        Color.RED: (213, 94, 0),
+        Color.YELLOW: (240, 228, 66),
+        Color.GREEN: (0, 158, 115),
+        Color.BLUE: (0, 114, 178),
+        Color.PINK: (204, 121, 167),
+        Color.TEAL: (86, 180, 233),
+        Color.ORANGE: (230, 159, 0),
+        Color.PURPLE: (80, 45, 140),
+    },
+)
+
+PALETTES: dict[str, Palette] = {p.key: p for p in (STANDARD, COLOR_BLIND)}
+
+INK: RGB = (24, 24, 28)
+WHITE: RGB = (255, 255, 255)
+LIGHT_FRAME: RGB = (250, 250, 247)
+DARK_FRAME: RGB = (20, 20, 26)
+WILD_FIELD: RGB = (36, 36, 44)

@@ -1,0 +1,56 @@
+"""What a modified client or a direct API call can send, which SimCord's actors refuse to:
+options outside their synced ranges and choices, and button ids on messages they do not
+belong to. Each helper still goes through the real gateway and discord.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import simcord.interactions
+from simcord.actors import _dispatch_actor_interaction, _visible_message
+from simcord.backend import serializers
+from simcord.builders import ChannelHandle
+from simcord.enums import InteractionType
+
+
+@contextmanager
+def unchecked_options() -> Iterator[None]:
+    """While open, slash options reach the bot as given: no range, choice or type checks."""
+
+    def as_given(
+        command_name: str, spec: dict[str, Any], provided: dict[str, Any], *, partial: bool = False
+    ) -> dict[str, Any]:
+        return dict(provided)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simcord.interactions, "check_options", as_given)
+        yield
+
+
+async def forged_slash(actor: Any, channel: Any, command: str, /, **options: Any) -> Any:
+    """Run a slash command with option values Discord's client would never send."""
+    with unchecked_options():
+        return await actor.slash(channel, command, **options)
+
+
+async def forged_click(actor: Any, message: Any, custom_id: str) -> Any:
+    """Click a button id that is not on ``message``, as if Discord had delivered it there:
+    the button is put into the message payload of the interaction (past discord.py's own
+    check that an id belongs to its message), so the bot's own checks are what is tested."""
+    stored = _visible_message(actor, message)
+    payload = dict(serializers.message_payload(actor._env.backend, stored))
+    button = {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id}
+    payload["components"] = [{"type": 1, "components": [button]}]
+    backend = actor._env.backend
+    channel = ChannelHandle(actor._env, actor.guild, backend.get_channel(stored.channel_id))
+    return await _dispatch_actor_interaction(
+        actor,
+        InteractionType.MESSAGE_COMPONENT,
+        channel,
+        {"custom_id": custom_id, "component_type": 2},
+        extra={"message": payload},
+        source_message_id=stored.id,
+    )

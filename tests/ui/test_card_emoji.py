@@ -1,0 +1,161 @@
+"""Card emoji: one per face, reused by name after a restart, and a text fallback on failure."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot.engine.cards import Color, Face, Kind, Side
+from bot.ui.cards import COLOR_BLIND, DESIGN_VERSION, CardArt, all_faces
+from bot.ui.cards.emoji import APP_EMOJI_LIMIT, NAME_RE, CardEmojis, EmojiHost, emoji_name
+from bot.ui.text import COLOR_EMOJI
+
+RED_5 = Face(Color.RED, Kind.NUMBER, 5)
+
+
+@pytest.fixture(scope="module")
+def art() -> CardArt:
+    """One art cache for the module, so the 120 emoji pictures are drawn once."""
+    return CardArt()
+
+
+@dataclass
+class FakeEmoji:
+    """What the module uses of a discord.Emoji: three fields and delete()."""
+
+    name: str
+    id: int
+    animated: bool = False
+    client: FakeClient | None = None
+
+    async def delete(self) -> None:
+        assert self.client is not None
+        self.client.emojis.remove(self)
+
+
+@dataclass
+class FakeClient:
+    """Application emoji kept in a list; fails on demand like Discord would."""
+
+    emojis: list[FakeEmoji] = field(default_factory=list)
+    creates: int = 0
+    fail_after: int | None = None
+    fail_listing: bool = False
+    images: list[bytes] = field(default_factory=list)
+
+    async def fetch_application_emojis(self) -> list[FakeEmoji]:
+        if self.fail_listing:
+            raise discord.HTTPException(SimpleNamespace(status=500, reason="Server Error"), "down")
+        return list(self.emojis)
+
+    async def create_application_emoji(self, *, name: str, image: bytes) -> FakeEmoji:
+        if self.fail_after is not None and self.creates >= self.fail_after:
+            raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "no")
+        self.creates += 1
+        self.images.append(image)
+        emoji = FakeEmoji(name, 1000 + len(self.emojis), client=self)
+        self.emojis.append(emoji)
+        return emoji
+
+
+def test_discord_client_fits_the_host_protocol() -> None:
+    """discord.Client has the two calls CardEmojis uses (checked by mypy and at run time)."""
+    host: EmojiHost = discord.Client(intents=discord.Intents.none())
+    assert callable(host.fetch_application_emojis) and callable(host.create_application_emoji)
+
+
+def test_names_are_valid_unique_and_fit_the_limit() -> None:
+    """120 names per palette, 2-32 chars of [A-Za-z0-9_], distinct across palettes too."""
+    names = CardEmojis(CardArt()).names + CardEmojis(CardArt(palette=COLOR_BLIND)).names
+    assert len(names) == len(set(names)) == 2 * len(all_faces()) == 240
+    assert all(NAME_RE.fullmatch(n) for n in names)
+    assert len(names) < APP_EMOJI_LIMIT
+    assert emoji_name(Face(None, Kind.WILD), Side.DARK, "std") != emoji_name(
+        Face(None, Kind.WILD), Side.LIGHT, "std"
+    )
+
+
+async def test_missing_emoji_are_created_once_and_reused_after_a_restart(art: CardArt) -> None:
+    """First start creates 120; a new CardEmojis (a restart) creates none and finds them all."""
+    client = FakeClient()
+    first = CardEmojis(art)
+    await first.ensure(client)
+    assert client.creates == first.created == 120
+    assert all(len(image) < 256 * 1024 for image in client.images)
+    again = CardEmojis(art)
+    await again.ensure(client)
+    assert client.creates == 120 and again.created == 0
+    emoji = again.emoji_for(RED_5)
+    assert isinstance(emoji, discord.PartialEmoji)
+    assert emoji.name == emoji_name(RED_5, None, "std") and emoji.id is not None
+
+
+async def test_only_the_missing_ones_are_created(art: CardArt) -> None:
+    """Emoji that exist are kept; the rest are made; foreign emoji are left alone."""
+    client = FakeClient(emojis=[FakeEmoji("someone_elses", 1)])
+    client.emojis.append(FakeEmoji(emoji_name(RED_5, None, "std"), 2))
+    cards = CardEmojis(art)
+    await cards.ensure(client)
+    assert client.creates == 119
+    assert cards.emoji_for(RED_5) == discord.PartialEmoji(name=emoji_name(RED_5, None, "std"), id=2)
+
+
+async def test_a_refused_create_falls_back_with_one_warning(
+    art: CardArt,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Forbidden after 3 creates: those 3 show pictures, the rest colour emoji, one warning."""
+    client = FakeClient(fail_after=3)
+    cards = CardEmojis(art)
+    with caplog.at_level(logging.WARNING):
+        await cards.ensure(client)
+        await cards.ensure(client)  # a retry fails again, but says nothing new
+    assert cards.created == 3
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "colour emoji" in warnings[0].getMessage()
+    fallback = Face(None, Kind.WILD_DRAW_COLOR)
+    assert cards.emoji_for(fallback) == COLOR_EMOJI[None]
+    assert cards.emoji_for(Face(Color.TEAL, Kind.NUMBER, 9)) == COLOR_EMOJI[Color.TEAL]
+
+
+async def test_a_failed_listing_falls_back_without_creating(
+    art: CardArt,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """When the emoji cannot even be listed, nothing is created (no duplicates) and text is used."""
+    client = FakeClient(fail_listing=True)
+    cards = CardEmojis(art)
+    with caplog.at_level(logging.WARNING):
+        await cards.ensure(client)
+    assert client.creates == 0
+    assert cards.emoji_for(RED_5) == COLOR_EMOJI[Color.RED]
+    assert len(caplog.records) == 1
+
+
+async def test_the_application_limit_is_respected(
+    art: CardArt, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An app already near 2,000 emoji creates none and warns once."""
+    client = FakeClient(emojis=[FakeEmoji(f"other_{i}", i) for i in range(APP_EMOJI_LIMIT - 50)])
+    cards = CardEmojis(art)
+    with caplog.at_level(logging.WARNING):
+        await cards.ensure(client)
+    assert client.creates == 0
+    assert len(caplog.records) == 1 and "2000" in caplog.records[0].getMessage()
+    assert cards.emoji_for(RED_5) == COLOR_EMOJI[Color.RED]
+
+
+async def test_emoji_of_older_designs_are_deleted_and_others_kept(art: CardArt) -> None:
+    """A redesign replaces the set: old-version card emoji go, other emoji stay."""
+    client = FakeClient()
+    old = FakeEmoji(f"uf{DESIGN_VERSION + 7}std_red_5", 1, client=client)
+    foreign = FakeEmoji("party_parrot", 2, client=client)
+    client.emojis += [old, foreign]
+    cards = CardEmojis(art)
+    await cards.ensure(client)
+    assert cards.deleted == 1 and old not in client.emojis and foreign in client.emojis
+    assert client.creates == 120
