@@ -90,10 +90,10 @@ async def _finish(connection: Connection, game_id: int, game: Row, winner_id: in
     if not is_computer(winner_id):  # computer players stay off the leaderboards
         await connection.execute_many(
             _ADD_MATCH_WON,
-            [
+            sorted(  # key order, as every totals write (see _write_round)
                 (scope, variant, winner_id)
                 for scope, variant in totals_keys(*_guild_and_variant(game))
-            ],
+            ),
         )
     await execute(connection, "DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
@@ -131,7 +131,10 @@ class GameRepository:
         async def work(connection: Connection) -> GameRecord:
             now = now_ms()
             await connection.execute_many(
-                _UPSERT_PLAYER, [(player_id, name, now) for player_id, name in players]
+                # In id order, so two games created at once with the same players lock their
+                # rows in the same order (PostgreSQL).
+                _UPSERT_PLAYER,
+                sorted((player_id, name, now) for player_id, name in players),
             )
             created = await fetch_one(
                 connection,
