@@ -44,7 +44,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 import asyncpg
 
-from bot.engine import Game, RuleSet
+from bot.engine import Game, RuleSet, dumps
 from bot.store import RoundRecord, RoundScore, Store, describe_url, open_store
 from bot.store.backend import Connection
 from bot.store.migrate import migrate
@@ -277,7 +277,7 @@ async def measure(url: str, servers: int, samples: int, seed: int) -> dict[str, 
         players = [(player_id(p), f"Player {p}") for p in range(SEATS)]
         game = await store.games.create_game(guild_id(0), 1, "flip", "{}", players)
         engine = Game.new([str(p) for p, _ in players], RuleSet(variant="flip"), seed=seed)
-        state = engine.model_dump_json()
+        state = dumps(engine)
         ui = json.dumps({"table_message": 1234567890123456789, "hands": {}})
 
         async def snapshot() -> object:
@@ -317,7 +317,7 @@ def writer(url: str, index: int, seconds: float, ready: Any, start: Any, done: A
         players = [(player_id(900_000 + index * SEATS + seat), f"W{seat}") for seat in range(SEATS)]
         game = await store.games.create_game(guild_id(10_000 + index), 1, "flip", "{}", players)
         state = Game.new([str(p) for p, _ in players], RuleSet(variant="flip"), seed=index)
-        text, ui = state.model_dump_json(), json.dumps({"table_message": index})
+        text, ui = dumps(state), json.dumps({"table_message": index})
         ready.release()
         await asyncio.to_thread(start.wait)
         writes, round_no = 0, 0

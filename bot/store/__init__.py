@@ -6,7 +6,7 @@ behind the same repositories. Open once in the bot's setup hook and close on shu
     store = await open_store("sqlite:///data/uno.db")    # or "postgresql://user@host:5432/db"
     game = await store.games.create_game(guild_id, channel_id, "flip", rules.model_dump_json(),
                                          [(anna_id, "Anna"), (ben_id, "Ben")])
-    await store.snapshots.save_snapshot(game.id, engine.model_dump_json(), ui_json)  # each move
+    await store.snapshots.save_snapshot(game.id, dumps(engine), ui_json)  # each move
     record = RoundRecord.from_engine(result, rules.scoring, engine.match_winner)  # "ai3" -> -3
     await store.games.record_round(game.id, record, snapshot=(state_json, ui_json))
     for live in await store.snapshots.load_live_games():   # at start-up

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import SimpleNamespace
+from datetime import UTC, datetime
 
-from bot.engine import Game
+from bot.engine import RuleSet
 from bot.engine.simulate import RandomAgent
-from bot.persistence import Persistence, SeatSnapshot
+from bot.persistence import Persistence
 from bot.store import GameRecord, RoundRecord, RoundScore, Store
 from bot.store.backend import Connection
 from bot.store.models import Side, Variant
+from bot.table import Seat, TableState
 
 ANNA, BEN, CARL, DORA = 101, 102, 103, 104
 NAMES = {ANNA: "Anna", BEN: "Ben", CARL: "Carl", DORA: "Dora"}
@@ -89,36 +90,28 @@ async def table_counts(store: Store) -> dict[str, int]:
     }
 
 
-def table_session(game: Game) -> SimpleNamespace:
-    """The fields of a GameSession that persistence reads, around a real engine game."""
-    return SimpleNamespace(
-        id="s1",
-        guild_id=9001,
-        channel_id=42,
-        host_id=int(game.players[0]),
-        rules=game.rules,
-        turn_timeout=60,
-        next_round_delay=30,
-        ai_difficulty="normal",
-        ai_takeover=False,
-        seats=[SeatSnapshot(player_id=p, name=f"P{p}") for p in game.players],
-        message_id=None,
-        serial=0,
-        log=[],
-        timeouts_in_row={},
-        reminder_id=None,
-        closed=False,
-        game=game,
-        name=lambda player: f"P{player}",
-        plain_name=lambda player: f"P{player}",
+def started_table(seed: int = 0) -> TableState:
+    """A real table: Anna hosts, Ben joins, a classic game to 10,000 is dealt."""
+    table = TableState(
+        "s1",
+        GUILD,
+        CHANNEL,
+        Seat(str(ANNA), "Anna"),
+        RuleSet(variant="classic", target=10_000),
+        60,
+        30,
+        datetime(2026, 1, 1, tzinfo=UTC),
     )
+    table.join(BEN, "Ben")
+    table.start(ANNA, seed, {str(ANNA): "Anna", str(BEN): "Ben"})
+    return table
 
 
-async def play_and_save(
-    persistence: Persistence, session: SimpleNamespace, agent: RandomAgent
-) -> bool:
+async def play_and_save(persistence: Persistence, table: TableState, agent: RandomAgent) -> bool:
     """One random legal move, then the save the bot makes after every move; whether the
     store took it."""
-    agent.step(session.game)
-    session.serial += 1
-    return await persistence.save(session)  # type: ignore[arg-type]
+    assert table.game is not None
+    player, move = agent.choose(table.game)
+    table.play(player, move)
+    table.record([], player, turn_move=True)
+    return await persistence.save(table)

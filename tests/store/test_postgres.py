@@ -15,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bot.engine import Game, Phase, RuleSet
+from bot.engine import Phase, dumps
 from bot.engine.simulate import RandomAgent
 from bot.persistence import Persistence
 from bot.store import LATEST_VERSION, SchemaTooNewError, Store, StoreIOError
@@ -23,7 +23,7 @@ from bot.store.migrate import load_migrations
 from bot.store.postgres import translate
 
 from .conftest import TEST_POOL
-from .factories import ANNA, BEN, new_game, play_and_save, query, standard_round, table_session
+from .factories import ANNA, BEN, new_game, play_and_save, query, standard_round, started_table
 
 
 def test_both_backends_ship_the_same_numbered_migrations() -> None:
@@ -190,25 +190,26 @@ async def test_moves_made_during_an_outage_are_saved_when_it_ends(
     pg_store: Store, outage: Outage
 ) -> None:
     """Persistence's next save after the outage records the missed round and the latest state."""
-    game = Game.new([str(ANNA), str(BEN)], RuleSet(variant="classic", target=10_000), seed=0)
-    session = table_session(game)
+    table = started_table(seed=0)
+    game = table.game
+    assert game is not None
     agent = RandomAgent(seed=0, patience=0)
     relayed = await Store.open_postgres(outage.url, TEST_POOL)
     persistence = Persistence(relayed)
     try:
-        assert await persistence.save(session)  # type: ignore[arg-type]
+        assert await persistence.save(table)
         await outage.cut()
         saved = []
         while game.phase is not Phase.ROUND_OVER:
-            saved.append(await play_and_save(persistence, session, agent))
+            saved.append(await play_and_save(persistence, table, agent))
         assert not any(saved)
         await outage.start()
-        game.start_next_round()
-        assert await play_and_save(persistence, session, agent)
+        table.next_round()
+        assert await play_and_save(persistence, table, agent)
     finally:
         await relayed.close()
     (live,) = await pg_store.snapshots.load_live_games()
-    assert live.state_json == game.model_dump_json()
+    assert live.state_json == dumps(game)
     winner = await pg_store.standings.stats(int(game.history[0].winner))
     assert (winner.rounds_won, winner.total_points) == (1, sum(game.history[0].awarded.values()))
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Game, Phase, RuleSet
+from bot.engine import Phase, dumps
 from bot.engine.simulate import RandomAgent
 from bot.persistence import Persistence, SessionSnapshot
 from bot.store import Store, StoreIOError
 
-from .factories import ANNA, BEN, new_game, play_and_save, standard_round, table_session
+from .factories import ANNA, BEN, new_game, play_and_save, standard_round, started_table
 
 
 class Unwritable:
@@ -131,8 +131,9 @@ async def test_next_save_after_recovery_writes_rounds_and_state(
 ) -> None:
     """A game started and a whole round played while the file is read-only are saved whole,
     the round included, by the first save after it is writable again."""
-    game = Game.new([str(ANNA), str(BEN)], RuleSet(variant="classic", target=10_000), seed=0)
-    session = table_session(game)
+    table = started_table(seed=0)
+    game = table.game
+    assert game is not None
     agent = RandomAgent(seed=0, patience=0)  # always makes progress: a round of 30 moves
     await (await Store.open(db_path)).close()
     unwritable.lock()
@@ -140,14 +141,14 @@ async def test_next_save_after_recovery_writes_rounds_and_state(
     persistence = Persistence(store)
     try:
         with caplog.at_level(logging.WARNING, logger="bot.persistence"):
-            saved = [await play_and_save(persistence, session, agent)]
+            saved = [await play_and_save(persistence, table, agent)]
             while game.phase is not Phase.ROUND_OVER:
-                saved.append(await play_and_save(persistence, session, agent))
+                saved.append(await play_and_save(persistence, table, agent))
         assert not any(saved)
         assert "saving failed" in caplog.text
         unwritable.unlock()
-        game.start_next_round()
-        assert await play_and_save(persistence, session, agent)
+        table.next_round()
+        assert await play_and_save(persistence, table, agent)
     finally:
         await store.close()
 
@@ -157,7 +158,7 @@ async def test_next_save_after_recovery_writes_rounds_and_state(
         stats = await reopened.standings.stats(int(game.history[0].winner))
     finally:
         await reopened.close()
-    assert live.state_json == game.model_dump_json()
+    assert live.state_json == dumps(game)
     ui = SessionSnapshot.model_validate_json(live.ui_json or "")
-    assert (ui.serial, ui.recorded_rounds) == (session.serial, 1)
+    assert (ui.serial, ui.recorded_rounds) == (table.serial, 1)
     assert (stats.rounds_won, stats.total_points) == (1, sum(game.history[0].awarded.values()))
