@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import logging
-from pathlib import Path
 
 import discord
 from discord.ext import commands
@@ -13,7 +12,7 @@ from discord.ext import commands
 from .config import Settings
 from .persistence import Persistence
 from .sessions import SessionManager
-from .store import ConnectionSettings, Store
+from .store import Shards, Store, describe_url, open_store
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +40,8 @@ class UnoBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, shard_count: int | None = None) -> None:
         """A bot configured by ``settings``; Discord picks the shard count unless given."""
         super().__init__(
-            shard_count=shard_count,
+            shard_count=shard_count or settings.shard_count,
+            shard_ids=settings.shard_id_list,  # type: ignore[arg-type]  # None: every shard
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
@@ -54,20 +54,20 @@ class UnoBot(commands.AutoShardedBot):
 
     @property
     def store(self) -> Store:
-        """The SQLite store, open from setup_hook until close."""
+        """The store (SQLite or PostgreSQL), open from setup_hook until close."""
         if self._store is None:
             raise RuntimeError("the store is not open (setup_hook has not run)")
         return self._store
 
     async def setup_hook(self) -> None:
         """Open the store, restore games and lobbies, load the cogs, sync the commands."""
-        db_path = Path(self.settings.db_path)
-        if str(db_path) != ":memory:":
-            db_path.parent.mkdir(parents=True, exist_ok=True)
-        self._store = await Store.open(
-            db_path, ConnectionSettings(synchronous=self.settings.db_synchronous)
-        )
-        log.info("store open at %s", db_path)
+        url = self.settings.store_url
+        self._store = await open_store(url, synchronous=self.settings.db_synchronous)
+        log.info("store open: %s", describe_url(url))
+        if self.settings.shard_count and self.settings.shard_id_list is not None:
+            shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
+            await self._store.claim_shards(shards)  # ShardTakenError: another process runs them
+            log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
         persistence = Persistence(self._store)
         self.sessions.persistence = persistence
         games, lobbies = await self.sessions.restore(persistence)

@@ -16,6 +16,7 @@ from pydantic import (
     PrivateAttr,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 from pydantic_settings import (
@@ -37,6 +38,15 @@ TURN_TIMEOUT_MIN = 15
 TURN_TIMEOUT_MAX = 600
 
 
+def _shard_list(spec: str) -> list[int]:
+    """ "0-3,6" -> [0, 1, 2, 3, 6]."""
+    ids: set[int] = set()
+    for part in spec.split(","):
+        first, _, last = part.partition("-")
+        ids.update(range(int(first), int(last or first) + 1))
+    return sorted(ids)
+
+
 class Settings(BaseSettings):
     """Every setting of the bot; see config.example.toml for the documented list."""
 
@@ -49,6 +59,44 @@ class Settings(BaseSettings):
     # NORMAL (with WAL) keeps every commit through a killed process; FULL also through a power
     # loss, at the cost of an fsync per write.
     db_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
+    # Where the store lives: sqlite:///path (default: db_path) or postgresql://user@host:port/db
+    # for several bot processes sharing one database.
+    db_url: str | None = None
+
+    @field_validator("db_url")
+    @classmethod
+    def _store_scheme(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("sqlite:///", "postgresql://")):
+            raise ValueError("use sqlite:///path or postgresql://user@host:port/database")
+        return value
+
+    @property
+    def store_url(self) -> str:
+        """db_url, or the SQLite file at db_path when db_url is not set."""
+        return self.db_url or f"sqlite:///{self.db_path}"
+
+    # A shard cluster: the bot's shards in all, and the ones this process runs ("0-3", "0,2,5").
+    # Unset: one process runs every shard and Discord picks how many.
+    shard_count: int | None = Field(default=None, ge=1, le=100_000)
+    shard_ids: str | None = Field(default=None, pattern=r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_in_range(cls, value: str | None, info: ValidationInfo) -> str | None:
+        count = info.data.get("shard_count")
+        if value is None:
+            return value
+        if count is None:
+            raise ValueError("needs shard_count (UNO_SHARD_COUNT) too")
+        if max(_shard_list(value)) >= count:
+            raise ValueError(f"shard ids must be below shard_count ({count})")
+        return value
+
+    @property
+    def shard_id_list(self) -> list[int] | None:
+        """The shard ids this process runs, or None when it runs them all."""
+        return None if self.shard_ids is None else _shard_list(self.shard_ids)
+
     guild_id: int | None = Field(default=None, ge=1, description="sync commands to this guild only")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     turn_timeout: int = Field(default=60, ge=TURN_TIMEOUT_MIN, le=TURN_TIMEOUT_MAX)

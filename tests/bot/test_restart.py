@@ -378,4 +378,4 @@ async def test_the_store_opens_with_the_chosen_durability(
     chosen = settings.model_copy(update={"db_synchronous": setting})
     bot = await restart(world, chosen)
     cursor = await bot.store.database.connection.execute("PRAGMA synchronous")
-    assert tuple(await cursor.fetchone()) == (pragma,)  # type: ignore[arg-type]
+    assert tuple(await cursor.fetchone()) == (pragma,)
