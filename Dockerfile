@@ -1,21 +1,36 @@
 # syntax=docker/dockerfile:1
-# Build stage: dependencies first (cached until pyproject.toml changes), then the source.
-FROM python:3.11-slim AS build
-WORKDIR /src
-COPY pyproject.toml README.md ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
-    && pip install --no-cache-dir --prefix=/install -r requirements.txt
+# The Python release is pinned, and every dependency comes from requirements.lock with its exact
+# version and hashes, so two builds a month apart install the same code. (For a byte-identical
+# base too, add the digest: FROM python:3.11.14-slim-bookworm@sha256:...)
+FROM python:3.11.14-slim-bookworm
+
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PYTHONUNBUFFERED=1
+
+# Dependencies first: this layer is rebuilt only when requirements.lock changes. Every package
+# has a wheel for this platform, so no compiler is needed.
+COPY requirements.lock /tmp/requirements.lock
+RUN pip install --require-hashes --no-deps -r /tmp/requirements.lock && rm /tmp/requirements.lock
+
+# A fixed uid, so a host folder bind-mounted at /data can be given to it (README, Docker).
+RUN useradd --create-home --uid 10001 uno && mkdir /data && chown uno:uno /data
+
+# The bot runs from its source folder (read-only to the bot's user); ./config.toml is read
+# from here, so a config file is mounted at /app/config.toml.
+WORKDIR /app
 COPY bot ./bot
 COPY cogs ./cogs
-RUN pip install --no-cache-dir --no-deps --prefix=/install .
+RUN python -m compileall -q bot cogs
 
-# Runtime stage: no build tools, a non-root user, the SQLite file on the /data volume.
-FROM python:3.11-slim
-RUN useradd --create-home --uid 10001 uno && mkdir /data && chown uno:uno /data
-COPY --from=build /install /usr/local
-ENV UNO_DB_PATH=/data/uno.db \
-    PYTHONUNBUFFERED=1
+ENV PYTHONPATH=/app \
+    UNO_DB_PATH=/data/uno.db \
+    UNO_HEALTH_FILE=/data/health.json
 VOLUME ["/data"]
 USER uno
-WORKDIR /home/uno
+
+# The bot rewrites the heartbeat every 10 s; this reads it (ready, gateway connected, store
+# open, fresh). Start-up (login, restoring games, syncing commands) gets a minute.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
 CMD ["python", "-m", "bot"]

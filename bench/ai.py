@@ -29,7 +29,7 @@ from bot.ai import (
     strategy_for,
     wants_to_catch,
 )
-from bot.engine import Game, Move, RuleSet
+from bot.engine import Game, Move, RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.rules import Variant
 
@@ -112,7 +112,7 @@ def play_seeded_round(
         if game.catchable() is not None:
             for p in PLAYERS:
                 rate = DEFAULT_CATCH_RATE if catch_rates is None else catch_rates[p]
-                catch = wants_to_catch(game.view_for(p), rng, rate)
+                catch = wants_to_catch(view_for(game, p), rng, rate)
                 if catch is not None:
                     game.apply(p, catch)
                     break
@@ -127,7 +127,7 @@ def hero_against(hero: Strategy, villain: Strategy, hero_player: str) -> Decide:
 
     def decide(game: Game, player: str, rng: random.Random) -> Move:
         strategy = hero if player == hero_player else villain
-        return strategy.choose_move(game.view_for(player), rng)
+        return strategy.choose_move(view_for(game, player), rng)
 
     return decide
 
@@ -148,7 +148,7 @@ def play_round(
 
     def timed(game: Game, player: str, rng: random.Random) -> Move:
         started = time.perf_counter()
-        move = strategies[player].choose_move(game.view_for(player), rng)
+        move = strategies[player].choose_move(view_for(game, player), rng)
         elapsed = time.perf_counter() - started
         (tally.hero_times if player == hero_player else tally.other_times).append(elapsed)
         return move

@@ -24,9 +24,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Literal
 
 from bot.ai import HardStrategy, NormalStrategy
-from bot.ai.montecarlo import Rollouts, Sampler, can_sample, fork, rollout_value
+from bot.ai.montecarlo import Rollouts, Sampler, can_sample, rollout_value
 from bot.ai.table import Table, bookkeeping_move
-from bot.engine import Game
+from bot.engine import Game, view_for
 from bot.engine.moves import Move
 from bot.engine.rules import Variant
 
@@ -62,7 +62,7 @@ def true_colour_deal(deal: Game, truth: Game, me: int, rng: random.Random) -> Ga
 
 def true_next_deal(deal: Game, truth: Game, me: int) -> Game:
     """``deal`` with the next player's TRUE hand; the cards it displaces take their places."""
-    seat = truth._next(me)
+    seat = truth.next_seat(me)
     wanted = set(truth.hands[seat])
     displaced = [c for c in deal.hands[seat] if c not in wanted]
     deal.hands[seat] = list(truth.hands[seat])
@@ -85,7 +85,7 @@ def judged_move(
     rollouts: int,
 ) -> Move:
     """The hard player's decision, its candidates rolled out on deals of the given knowledge."""
-    view = truth.view_for(player)
+    view = view_for(truth, player)
     chosen = bookkeeping_move(view, rng, hero.catch_rate)
     if chosen is not None:
         return chosen
@@ -100,7 +100,7 @@ def judged_move(
     for _ in range(rollouts):
         seed = rng.getrandbits(32)
         if knowledge == "hands":
-            deal = fork(truth, seed)
+            deal = truth.fork(seed)
             random.Random(seed).shuffle(deal.draw_pile)
         else:
             deal = sampler.sample(random.Random(seed))
@@ -109,7 +109,7 @@ def judged_move(
             elif knowledge == "next":
                 deal = true_next_deal(deal, truth, me)
         for index, move in enumerate(candidates):
-            game = fork(deal, seed)
+            game = deal.fork(seed)
             game.apply(player, move)
             values[index].append(rollout_value(game, player, hero.point_value, hero.rollout_depth))
     result = Rollouts(tuple(tuple(v) for v in values))
@@ -124,7 +124,7 @@ def play_round(variant: Variant, index: int, seed: int, knowledge: Knowledge, ro
     def decide(game: Game, player: str, rng: random.Random) -> Move:
         if player == hero_player:
             return judged_move(hero, game, player, rng, knowledge, rollouts)
-        return normal.choose_move(game.view_for(player), rng)
+        return normal.choose_move(view_for(game, player), rng)
 
     game = play_seeded_round(variant, index, seed, decide)
     return 0 if game is None else int(game.history[-1].winner == hero_player)

@@ -22,7 +22,7 @@ from collections import Counter
 
 from bot.ai import NormalStrategy
 from bot.ai.montecarlo import Sampler, can_sample
-from bot.engine import Game, PlayerView, RuleSet
+from bot.engine import Game, PlayerView, RuleSet, view_for
 from bot.engine.cards import Color
 from bot.engine.game import TERMINAL_PHASES
 
@@ -46,7 +46,7 @@ def measure(games: int, samples: int, decisions: int) -> tuple[float, float, flo
                 game.start_next_round()
             player = game.current_player
             assert player is not None
-            view = game.view_for(player)
+            view = view_for(game, player)
             if player == players[0] and view.phase == "play" and can_sample(view):
                 deals = _deals(view, samples, seed)
                 for opponent in view.opponents:

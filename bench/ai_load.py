@@ -34,7 +34,8 @@ from typing import Any
 
 import simcord
 
-from bot.ai import Difficulty, Strategy
+from bot.ai import Difficulty, Strategy, hard
+from bot.ai.montecarlo import Rollouts
 from bot.client import UnoBot
 from bot.engine import Move, Phase, PlayerView
 from bot.sessions import GameSession
@@ -70,6 +71,8 @@ class AiLoadResult:
     decision_ms: list[float] = field(default_factory=list)
     budget_ms: list[float] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
+    # Rollouts run by each decision that ran any (hard only; easy and normal never do).
+    rollouts: list[int] = field(default_factory=list)
     errors: int = 0
 
 
@@ -86,9 +89,9 @@ class Seat:
 def next_click(bot: UnoBot, seat: Seat, rng: random.Random) -> Callable[[], Any] | None:
     """The person's next click at this table, or None while it is not their move."""
     session = bot.sessions.by_channel.get(seat.channel.id)
-    if session is None or session.game is None:
+    if session is None or session.state.game is None:
         return None
-    game = session.game
+    game = session.state.game
     public = seat.channel.last_message
     if game.phase is Phase.ROUND_OVER:
         # A round ended by a computer player shows its button once the coalesced edit lands.
@@ -101,7 +104,7 @@ def next_click(bot: UnoBot, seat: Seat, rng: random.Random) -> Callable[[], Any]
     moves: list[str] = []
     if seat.hand is not None:
         buttons = hand_buttons(seat.hand)
-        if all(serial == str(session.serial) for serial, _, _ in buttons):
+        if all(serial == str(session.state.serial) for serial, _, _ in buttons):
             moves = [code for _, code, on in buttons if on and code[:1] not in "rg"]
     if not moves:
         return lambda: seat.person.click(public, label="Hand")
@@ -163,6 +166,12 @@ def timing_decisions(result: AiLoadResult) -> Iterator[None]:
     decisions moved to their own thread), for comparison."""
     original_strategy = GameSession._strategy
     original_think = GameSession._think
+    original_rollouts = hard.run_rollouts  # type: ignore[attr-defined]
+
+    def counted_rollouts(*args: Any, **kwargs: Any) -> Rollouts:
+        found = original_rollouts(*args, **kwargs)
+        result.rollouts.append(found.runs)
+        return found
 
     def timed_strategy(self: GameSession, player: str) -> Strategy:
         return TimedStrategy(original_strategy(self, player), result.decision_ms, result.budget_ms)
@@ -178,11 +187,13 @@ def timing_decisions(result: AiLoadResult) -> Iterator[None]:
 
     GameSession._strategy = timed_strategy  # type: ignore[method-assign]
     GameSession._think = timed_think  # type: ignore[method-assign]
+    hard.run_rollouts = counted_rollouts  # type: ignore[attr-defined]
     try:
         yield
     finally:
         GameSession._strategy = original_strategy  # type: ignore[method-assign]
         GameSession._think = original_think  # type: ignore[method-assign]
+        hard.run_rollouts = original_rollouts  # type: ignore[attr-defined]
 
 
 async def run_ai_load(
@@ -220,6 +231,7 @@ async def run_ai_load(
             result.decision_ms.clear()
             result.budget_ms.clear()
             result.answer_ms.clear()
+            result.rollouts.clear()
             stop = asyncio.Event()
             monitor = asyncio.ensure_future(watch_lag(result.lag_ms, stop))
             deadline = time.perf_counter() + seconds
@@ -265,7 +277,22 @@ def summary(result: AiLoadResult) -> list[str]:
         f"| {figures(result.budget_ms)} |",
         f"| a computer player's wait for its decision (queue included) "
         f"| {len(result.answer_ms):,} | {figures(result.answer_ms)} |",
+        f"| rollouts per decision that ran rollouts (mean over all decisions: "
+        f"{sum(result.rollouts) / max(moves, 1):.1f}) | {len(result.rollouts):,} "
+        f"| {rollout_figures(result.rollouts)} |",
     ]
+
+
+def rollout_figures(runs: list[int]) -> str:
+    """Mean and quantiles of the rollouts per decision."""
+    if not runs:
+        return "none"
+    ordered = sorted(runs)
+    quantile = {q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] for q in (0.5, 0.99)}
+    return (
+        f"mean {sum(ordered) / len(ordered):.1f}, p50 {quantile[0.5]}, p99 {quantile[0.99]}, "
+        f"max {ordered[-1]}"
+    )
 
 
 def main() -> None:

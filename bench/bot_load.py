@@ -317,9 +317,9 @@ class Table:
         if session is None:
             self.hands.clear()
             return "slash start", "", lambda: host.slash(self.channel, self.command)
-        game = session.game
+        game = session.state.game
         if game is None:
-            seated = {seat.user_id for seat in session.seats}
+            seated = {seat.user_id for seat in session.state.seats}
             waiting = [p for p in self.players if p.id not in seated]
             if waiting:
                 return "lobby join", "", lambda: waiting[0].click(public, label="Join")
@@ -334,7 +334,7 @@ class Table:
         moves = []
         if hand is not None:
             buttons = hand_buttons(hand)
-            fresh = all(serial == str(session.serial) for serial, _, _ in buttons)
+            fresh = all(serial == str(session.state.serial) for serial, _, _ in buttons)
             moves = (
                 [code for _, code, on in buttons if on and code[:1] not in "rg"] if fresh else []
             )
@@ -477,7 +477,7 @@ async def run_load(
             for _ in range(5):  # slash start, up to 3 joins, Start
                 for table in tables:
                     session = bot.sessions.by_channel.get(table.channel.id)
-                    if session is None or session.game is None:
+                    if session is None or session.state.game is None:
                         setup.append(await click(table, recorder, rng))
             setup_s = time.perf_counter() - started
             if heap is not None:

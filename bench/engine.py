@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import Game, Phase, PlayCard, RuleSet
+from bot.engine import Game, Phase, PlayCard, RuleSet, dumps
 from bot.engine.simulate import RandomAgent
 
 PLAYER_COUNTS = (2, 4, 10)
@@ -248,9 +248,9 @@ def max_state_bytes(players: int = 10, matches: int = 20) -> int:
     for seed in range(matches):
         game = Game.new([f"p{i}" for i in range(players)], RuleSet(variant="flip"), seed)
         agent = RandomAgent(seed)
-        largest = max(largest, len(game.model_dump_json().encode()))
+        largest = max(largest, len(dumps(game).encode()))
         for _ in agent.walk(game):
-            largest = max(largest, len(game.model_dump_json().encode()))
+            largest = max(largest, len(dumps(game).encode()))
     return largest
 
 

@@ -3,8 +3,8 @@
 A SQLite file is filled through the store API with ``--games`` live games (2-4 players, half UNO
 Flip and half classic, each a few random moves into its first round, saved as the bot saves
 them: engine state plus the session's ``ui`` blob) and ``--lobbies`` open lobbies. Then a fresh
-``UnoBot`` does what its ``setup_hook`` does before the cogs load: open the store, install the
-persistence, ``SessionManager.restore``. Measured:
+``UnoBot`` does what its ``setup_hook`` does before the cogs load: open the store, hand the
+persistence to the sessions, ``SessionManager.restore``. Measured:
 
 - the restore's wall time, split into the store read (``load_live_games``, rows and JSON
   text), and the rest (parsing each snapshot, rebuilding sessions, starting their timers);
@@ -37,7 +37,7 @@ from pydantic import SecretStr
 
 from bot.client import UnoBot
 from bot.config import Settings
-from bot.engine import Game, Phase, RuleSet
+from bot.engine import Game, Phase, RuleSet, dumps
 from bot.persistence import LobbySnapshot, Persistence, SeatSnapshot, SessionSnapshot
 from bot.store import ConnectionSettings, Store
 from bot.store.models import store_player_id
@@ -108,7 +108,7 @@ async def write_saves(path: Path, games: int, lobbies: int, seed: int = 1) -> No
                 rules.variant,
                 rules.model_dump_json(),
                 [(store_player_id(s.player_id), s.name) for s in people],
-                snapshot=(game.model_dump_json(), ui.model_dump_json()),
+                snapshot=(dumps(game), ui.model_dump_json()),
             )
         for number in range(lobbies):
             index = games + number
@@ -161,7 +161,7 @@ async def time_restore(path: Path) -> RestoreResult:
         stalls.clear()
         started = time.perf_counter()
         persistence = Persistence(store)
-        persistence.install(bot.sessions)
+        bot.sessions.persistence = persistence
         games, lobbies = await bot.sessions.restore(persistence)
         total_s = time.perf_counter() - started
         await asyncio.sleep(TICK * 2)  # the probe's wake-up that the restore delayed

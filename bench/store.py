@@ -1,19 +1,26 @@
-"""Benchmark the store: leaderboard pages and snapshot writes on a large database.
+"""Benchmark the store on SQLite and PostgreSQL: leaderboards, snapshot writes, writes/s.
 
 Builds a database with ``--rows`` per-player round-score rows (default 1,000,000) over
-``--servers`` servers (default 1,000) by bulk-inserting version-1 rows with plain sqlite3,
-then opens it with Store, which runs the later migrations (the player_totals backfill is timed
-too). Then it times, through the public async API:
+``--servers`` servers (default 1,000) by bulk-loading version-1 rows (plain sqlite3, or COPY on
+PostgreSQL), then opens it with Store, which runs the later migrations (the player_totals
+backfill is timed too). Then it times, through the public async API:
 
 - a server leaderboard page (random server, sort, variant filter and page) and the caller's
   rank, p50/p99;
 - a global leaderboard page and rank, p50/p99;
-- a live-game snapshot write (a real 4-player engine snapshot) and a record_round, p50/p99.
+- a live-game snapshot write (a real 4-player engine snapshot) and a record_round, p50/p99;
+- writes per second from ``--writers`` bot processes at once, each saving a snapshot per move
+  and recording a round (with its snapshot) every tenth move on its own game.
 
-    .venv/bin/python -m bench.store                 # a few minutes; results -> docs/benchmarks.md
-    .venv/bin/python -m bench.store --rows 20000    # quick smoke run
+    .venv/bin/python -m bench.store                        # SQLite; a few minutes
+    .venv/bin/python -m bench.store --backend postgres     # creates and drops its own database
+    .venv/bin/python -m bench.store --rows 20000 --writers 2 --write-seconds 2   # quick run
 
-Targets (issue 4): server page < 10 ms p99, global page < 50 ms p99, snapshot write < 2 ms p50.
+PostgreSQL: ``--postgres`` names the server (default the development server at
+127.0.0.1:5432, user postgres); the benchmark works in a database of its own, dropped after.
+
+Targets (issues 4 and 19): server page < 10 ms p99, global page < 50 ms p99, snapshot write
+< 2 ms p50.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -30,13 +38,18 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
+import asyncpg
 
-from bot.engine import Game, RuleSet
-from bot.store import RoundRecord, RoundScore, Store
+from bot.engine import Game, RuleSet, dumps
+from bot.store import RoundRecord, RoundScore, Store, describe_url, open_store
+from bot.store.backend import Connection
 from bot.store.migrate import migrate
 from bot.store.models import Scope, SortKey, VariantFilter
+from bot.store.postgres import migrate_postgres
 
 SEATS = 4
 ROUNDS_PER_GAME = 10
@@ -44,6 +57,7 @@ ROSTER = 60
 PLAYER_POOL = 50_000
 SORTS: tuple[SortKey, ...] = ("points", "matches_won", "rounds_won")
 VARIANTS: tuple[VariantFilter, ...] = ("all", "flip", "classic")
+POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def guild_id(index: int) -> int:
@@ -113,7 +127,7 @@ INSERTS = {
 
 
 async def build(path: Path, servers: int, rows: int, seed: int) -> dict[str, float]:
-    """Create the database at version 1, bulk-load it, then migrate with Store.open."""
+    """Create the SQLite database at version 1, bulk-load it, then migrate with Store.open."""
     started = time.perf_counter()
     async with aiosqlite.connect(path, isolation_level=None) as migrating:
         await migrate(migrating, target=1)
@@ -134,6 +148,79 @@ async def build(path: Path, servers: int, rows: int, seed: int) -> dict[str, flo
     return {"load_s": loaded - started, "migrate_s": time.perf_counter() - loaded}
 
 
+# The generated version-1 rows as full PostgreSQL records, for COPY.
+COPY_COLUMNS = {
+    "games": (
+        "id",
+        "guild_id",
+        "channel_id",
+        "variant",
+        "rules_json",
+        "status",
+        "created_at",
+        "updated_at",
+        "finished_at",
+        "winner_id",
+    ),
+    "game_players": ("game_id", "player_id", "seat", "total_points", "rounds_won", "rounds_played"),
+    "rounds": ("id", "game_id", "round_no", "winner_id", "side", "scoring", "recorded_at"),
+    "round_scores": ("round_id", "player_id", "hand_points", "points_awarded"),
+    "match_results": ("game_id", "player_id", "final_points", "rounds_won", "won"),
+}
+
+
+def copy_record(table: str, row: tuple[object, ...]) -> tuple[object, ...]:
+    """One generated row, completed with the constants INSERTS fills in."""
+    if table == "games":
+        game, guild, variant, rules, winner = row
+        return (game, guild, 1, variant, rules, "finished", 0, 0, 0, winner)
+    if table == "rounds":
+        round_id, game, round_no, winner, scoring = row
+        return (round_id, game, round_no, winner, "light", scoring, 0)
+    if table == "match_results":
+        return (*row[:4], int(bool(row[4])))
+    return row
+
+
+async def build_postgres(url: str, servers: int, rows: int, seed: int) -> dict[str, float]:
+    """Create the PostgreSQL database at version 1, COPY the rows in, then migrate."""
+    started = time.perf_counter()
+    connection = await asyncpg.connect(url)
+    try:
+        await migrate_postgres(connection, target=1)
+        await connection.copy_records_to_table(
+            "players",
+            records=[(player_id(p), f"Player {p}", 0) for p in range(PLAYER_POOL)],
+        )
+        for table, batch in generate(servers, rows, random.Random(seed)):
+            records = [copy_record(table, row) for row in batch]
+            await connection.copy_records_to_table(
+                table, records=records, columns=COPY_COLUMNS[table]
+            )
+        for table in ("games", "rounds"):
+            await connection.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM {table}"
+            )
+    finally:
+        await connection.close()
+    loaded = time.perf_counter()
+    store = await Store.open_postgres(url)
+    await store.close()
+    migrated = time.perf_counter()
+    # What autovacuum does soon after a bulk load anyway: planner statistics and the
+    # visibility map that lets the leaderboard's count use index-only scans.
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("VACUUM ANALYZE")
+    finally:
+        await connection.close()
+    return {
+        "load_s": loaded - started,
+        "migrate_s": migrated - loaded,
+        "vacuum_analyze_s": time.perf_counter() - migrated,
+    }
+
+
 async def sample(call: Callable[[], Awaitable[object]], count: int) -> list[float]:
     """Wall-clock milliseconds of ``count`` awaited calls."""
     times = []
@@ -150,10 +237,10 @@ def percentiles(times: list[float]) -> str:
     return f"p50 {statistics.median(times):.3f} ms, p99 {cuts[98]:.3f} ms, max {max(times):.3f} ms"
 
 
-async def measure(path: Path, servers: int, samples: int, seed: int) -> dict[str, str]:
+async def measure(url: str, servers: int, samples: int, seed: int) -> dict[str, str]:
     """Time leaderboard pages, ranks, snapshot writes and round records."""
     rng = random.Random(seed)
-    store = await Store.open(path)
+    store = await open_store(url)
     figures: dict[str, str] = {}
     try:
 
@@ -190,7 +277,7 @@ async def measure(path: Path, servers: int, samples: int, seed: int) -> dict[str
         players = [(player_id(p), f"Player {p}") for p in range(SEATS)]
         game = await store.games.create_game(guild_id(0), 1, "flip", "{}", players)
         engine = Game.new([str(p) for p, _ in players], RuleSet(variant="flip"), seed=seed)
-        state = engine.model_dump_json()
+        state = dumps(engine)
         ui = json.dumps({"table_message": 1234567890123456789, "hands": {}})
 
         async def snapshot() -> object:
@@ -222,38 +309,175 @@ async def measure(path: Path, servers: int, samples: int, seed: int) -> dict[str
     return figures
 
 
-async def main() -> None:
-    """Build (or reuse) the database, measure, print a markdown summary."""
+def writer(url: str, index: int, seconds: float, ready: Any, start: Any, done: Any) -> None:
+    """One bot process: snapshot per move, a round every tenth move, on its own game."""
+
+    async def run() -> int:
+        store = await open_store(url)
+        players = [(player_id(900_000 + index * SEATS + seat), f"W{seat}") for seat in range(SEATS)]
+        game = await store.games.create_game(guild_id(10_000 + index), 1, "flip", "{}", players)
+        state = Game.new([str(p) for p, _ in players], RuleSet(variant="flip"), seed=index)
+        text, ui = dumps(state), json.dumps({"table_message": index})
+        ready.release()
+        await asyncio.to_thread(start.wait)
+        writes, round_no = 0, 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            if writes % 10 == 9:
+                round_no += 1
+                winner = players[round_no % SEATS][0]
+                scores = [
+                    RoundScore(player_id=p, hand_points=0, points_awarded=int(p == winner))
+                    for p, _ in players
+                ]
+                record = RoundRecord(round_no=round_no, winner_id=winner, scores=scores)
+                await store.games.record_round(game.id, record, snapshot=(text, ui))
+            else:
+                await store.snapshots.save_snapshot(game.id, text, ui)
+            writes += 1
+        await store.close()
+        return writes
+
+    done.put(asyncio.run(run()))
+
+
+def writes_per_second(url: str, processes: int, seconds: float) -> str:
+    """Total committed writes per second from ``processes`` writer processes at once."""
+    context = multiprocessing.get_context("spawn")
+    ready, start, done = context.Semaphore(0), context.Event(), context.Queue()
+    workers = [
+        context.Process(target=writer, args=(url, n, seconds, ready, start, done))
+        for n in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        ready.acquire()
+    start.set()
+    total = sum(done.get(timeout=seconds + 120) for _ in workers)
+    for worker in workers:
+        worker.join()
+    return f"{total / seconds:,.0f} writes/s ({processes} processes, {seconds:g} s, {total} writes)"
+
+
+async def table_counts(url: str) -> tuple[dict[str, int], int, str]:
+    """Rows per table, players on the global board, and the database's size."""
+    store = await open_store(url)
+
+    async def work(connection: Connection) -> tuple[dict[str, int], int]:
+        counts = {}
+        for table in ("round_scores", "rounds", "games", "player_totals"):
+            rows = await connection.fetch_all(f"SELECT COUNT(*) AS n FROM {table}")
+            counts[table] = int(rows[0]["n"])
+        rows = await connection.fetch_all(
+            "SELECT COUNT(*) AS n FROM player_totals WHERE scope = 0 AND variant = 'all'"
+        )
+        return counts, int(rows[0]["n"])
+
+    try:
+        counts, distinct = await store.database.read(work)
+        if url.startswith("sqlite:"):
+            size = Path(url.removeprefix("sqlite:///")).stat().st_size
+        else:
+            size = await store.database.read(
+                lambda c: c.fetch_all("SELECT pg_database_size(current_database()) AS n")
+            )
+            size = int(size[0]["n"])
+    finally:
+        await store.close()
+    return counts, distinct, f"{size / 1e6:.0f} MB"
+
+
+async def admin(server: str, sql: str) -> None:
+    """Run one statement on the PostgreSQL server's maintenance database."""
+    connection = await asyncpg.connect(server)
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+def database_url(server: str, name: str) -> str:
+    """The server URL pointing at database ``name``."""
+    return urlunsplit(urlsplit(server)._replace(path=f"/{name}"))
+
+
+async def run(args: argparse.Namespace, folder: Path) -> list[str]:
+    """Build, measure and report one backend; the report's lines."""
+    lines: list[str] = []
+    build_times: dict[str, float] = {}
+    bench_db = f"unoflip_bench_{os.getpid()}"
+    if args.backend == "postgres":
+        url = database_url(args.postgres, bench_db)
+        await admin(args.postgres, f'CREATE DATABASE "{bench_db}"')
+        if args.async_commit:
+            # Commits return before the WAL reaches the disk, like SQLite's synchronous=NORMAL:
+            # a killed bot loses nothing, a crashed server the last fraction of a second.
+            await admin(args.postgres, f'ALTER DATABASE "{bench_db}" SET synchronous_commit = off')
+    else:
+        path = args.db or folder / "bench.sqlite3"
+        url = f"sqlite:///{path}"
+    try:
+        if args.backend == "postgres":
+            build_times = await build_postgres(url, args.servers, args.rows, args.seed)
+        elif not path.exists():
+            build_times = await build(path, args.servers, args.rows, args.seed)
+        counts, distinct, size = await table_counts(url)
+        figures = await measure(url, args.servers, args.samples, args.seed)
+        if args.writers:
+            figures["writes per second"] = writes_per_second(url, args.writers, args.write_seconds)
+        if args.backend == "postgres":
+            connection = await asyncpg.connect(args.postgres)
+            try:
+                version = await connection.fetchval("SHOW server_version")
+            finally:
+                await connection.close()
+            commit = "off" if args.async_commit else "on"
+            lines.append(
+                f"backend: PostgreSQL {version} at {describe_url(args.postgres)},"
+                f" synchronous_commit={commit}"
+            )
+        else:
+            lines.append(f"backend: SQLite {sqlite3.sqlite_version}, WAL, synchronous=NORMAL")
+    finally:
+        if args.backend == "postgres":
+            await admin(args.postgres, f'DROP DATABASE IF EXISTS "{bench_db}" WITH (FORCE)')
+    lines.append(f"rows: {counts}, players on the global board: {distinct}, database {size}")
+    lines += [f"{name}: {seconds:.1f}" for name, seconds in build_times.items()]
+    lines += [f"{name}: {figure}" for name, figure in figures.items()]
+    return lines
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--postgres", default=POSTGRES, help="PostgreSQL server URL")
+    parser.add_argument(
+        "--async-commit", action="store_true", help="PostgreSQL: synchronous_commit = off"
+    )
     parser.add_argument("--rows", type=int, default=1_000_000, help="round-score rows")
     parser.add_argument("--servers", type=int, default=1_000)
     parser.add_argument("--samples", type=int, default=2_000, help="timed calls per figure")
     parser.add_argument("--seed", type=int, default=4)
-    parser.add_argument("--db", type=Path, help="reuse/keep this file (default: a temp dir)")
-    args = parser.parse_args()
+    parser.add_argument("--writers", type=int, default=4, help="writer processes (0: skip)")
+    parser.add_argument("--write-seconds", type=float, default=10.0)
+    parser.add_argument("--db", type=Path, help="SQLite: reuse/keep this file (default: temp)")
+    return parser.parse_args(argv)
+
+
+async def main(argv: list[str] | None = None) -> list[str]:
+    """Run the benchmark and print a summary; returns the printed lines."""
+    args = parse(argv)
     with tempfile.TemporaryDirectory() as folder:
-        path = args.db or Path(folder) / "bench.sqlite3"
-        build_times = {}
-        if not path.exists():
-            build_times = await build(path, args.servers, args.rows, args.seed)
-        with sqlite3.connect(path) as connection:
-            counts = {
-                table: connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-                for table in ("round_scores", "rounds", "games", "player_totals")
-            }
-            distinct = connection.execute(
-                "SELECT COUNT(*) FROM player_totals WHERE scope = 0 AND variant = 'all'"
-            ).fetchone()[0]
-        connection.close()
-        figures = await measure(path, args.servers, args.samples, args.seed)
-        size_mb = path.stat().st_size / 1e6
-    print(f"machine: {os.cpu_count()} CPUs, {platform.machine()}, {platform.platform()}")
-    print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}")
-    print(f"rows: {counts}, players on the global board: {distinct}, file {size_mb:.0f} MB")
-    for name, seconds in build_times.items():
-        print(f"{name}: {seconds:.1f}")
-    for name, figure in figures.items():
-        print(f"{name}: {figure}")
+        lines = [
+            f"machine: {os.cpu_count()} CPUs, {platform.machine()}, {platform.platform()}",
+            f"python {platform.python_version()}",
+            *await run(args, Path(folder)),
+        ]
+    for line in lines:
+        print(line)
+    return lines
 
 
 if __name__ == "__main__":

@@ -1,26 +1,38 @@
-"""UnoBot: opens the store, loads the cogs, registers the restart-safe buttons, syncs."""
+"""UnoBot: opens the store, restores the tables, loads the cogs (which register their own
+restart-safe buttons), syncs the commands."""
 
 from __future__ import annotations
 
 import gc
 import logging
-from pathlib import Path
 
 import discord
 from discord.ext import commands
-
-from cogs.leaderboard import LeaderboardButton
 
 from .config import Settings
 from .memory import freeze_after_full_collections, stop_freezing
 from .persistence import Persistence
 from .sessions import SessionManager
-from .store import ConnectionSettings, Store
-from .ui.render import UnoButton
+from .store import Shards, Store, describe_url, open_store
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.uno", "cogs.leaderboard")
+INVITE_SCOPES = ("bot", "applications.commands")
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    read_message_history=True,
+    attach_files=True,
+)
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with the scopes and permissions it needs."""
+    return discord.utils.oauth_url(
+        application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES
+    )
 
 
 class UnoBot(commands.AutoShardedBot):
@@ -29,37 +41,38 @@ class UnoBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, shard_count: int | None = None) -> None:
         """A bot configured by ``settings``; Discord picks the shard count unless given."""
         super().__init__(
-            shard_count=shard_count,
+            shard_count=shard_count or settings.shard_count,
+            shard_ids=settings.shard_id_list,  # type: ignore[arg-type]  # None: every shard
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
-        self.sessions = SessionManager(self)
+        self.sessions = SessionManager(self, settings)
         self._store: Store | None = None
+        self._invite_logged = False
 
     @property
     def store(self) -> Store:
-        """The SQLite store, open from setup_hook until close."""
+        """The store (SQLite or PostgreSQL), open from setup_hook until close."""
         if self._store is None:
             raise RuntimeError("the store is not open (setup_hook has not run)")
         return self._store
 
     async def setup_hook(self) -> None:
-        """Open the store, restore games and lobbies, load the cogs, register old buttons, sync."""
-        db_path = Path(self.settings.db_path)
-        if str(db_path) != ":memory:":
-            db_path.parent.mkdir(parents=True, exist_ok=True)
-        self._store = await Store.open(
-            db_path, ConnectionSettings(synchronous=self.settings.db_synchronous)
-        )
-        log.info("store open at %s", db_path)
+        """Open the store, restore games and lobbies, load the cogs, sync the commands."""
+        url = self.settings.store_url
+        self._store = await open_store(url, synchronous=self.settings.db_synchronous)
+        log.info("store open: %s", describe_url(url))
+        if self.settings.shard_count and self.settings.shard_id_list is not None:
+            shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
+            await self._store.claim_shards(shards)  # ShardTakenError: another process runs them
+            log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
         persistence = Persistence(self._store)
-        persistence.install(self.sessions)
+        self.sessions.persistence = persistence
         games, lobbies = await self.sessions.restore(persistence)
         log.info("resumed %d live games and %d open lobbies", games, lobbies)
-        self.add_dynamic_items(UnoButton, LeaderboardButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -86,6 +99,18 @@ class UnoBot(commands.AutoShardedBot):
             self.user and self.user.id,
             len(self.guilds),
         )
+        if not self._invite_logged and self.application_id is not None:
+            self._invite_logged = True
+            log.info("invite link: %s", invite_url(self.application_id))
+
+    def health(self) -> dict[str, bool]:
+        """What the heartbeat reports: ready, every gateway shard connected, store open."""
+        shards = self.shards.values()
+        return {
+            "ready": self.is_ready() and not self.is_closed(),
+            "gateway": bool(shards) and not any(shard.is_closed() for shard in shards),
+            "store": self._store is not None,
+        }
 
     async def close(self) -> None:
         """Answer the clicks in flight, stop the timers, then disconnect."""

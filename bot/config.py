@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
+import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     AliasChoices,
     Field,
+    PrivateAttr,
     SecretStr,
     ValidationError,
     ValidationInfo,
@@ -25,43 +29,101 @@ from pydantic_settings import (
 # Three dot-separated base64url parts: user id, timestamp, HMAC.
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 DEFAULT_CONFIG_FILE = "config.toml"
+CONFIG_ENV = "UNO_CONFIG"
+ENV_PREFIX = "UNO_"
+TOKEN_ENV = "DISCORD_TOKEN"
+
+# One range for the turn timer, whether it comes from the settings or a game's own option.
+TURN_TIMEOUT_MIN = 15
+TURN_TIMEOUT_MAX = 600
+
+
+def _shard_list(spec: str) -> list[int]:
+    """ "0-3,6" -> [0, 1, 2, 3, 6]."""
+    ids: set[int] = set()
+    for part in spec.split(","):
+        first, _, last = part.partition("-")
+        ids.update(range(int(first), int(last or first) + 1))
+    return sorted(ids)
 
 
 class Settings(BaseSettings):
     """Every setting of the bot; see config.example.toml for the documented list."""
 
-    model_config = SettingsConfigDict(env_prefix="UNO_", extra="forbid", populate_by_name=True)
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", populate_by_name=True)
 
     discord_token: SecretStr = Field(
-        validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token"),
+        validation_alias=AliasChoices(TOKEN_ENV, "discord_token"),
     )
     db_path: Path = Path("./data/uno.db")
     # NORMAL (with WAL) keeps every commit through a killed process; FULL also through a power
     # loss, at the cost of an fsync per write.
     db_synchronous: Literal["NORMAL", "FULL"] = "NORMAL"
-    guild_id: int | None = Field(default=None, description="sync commands to this guild only")
+    # Where the store lives: sqlite:///path (default: db_path) or postgresql://user@host:port/db
+    # for several bot processes sharing one database.
+    db_url: str | None = None
+
+    @field_validator("db_url")
+    @classmethod
+    def _store_scheme(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("sqlite:///", "postgresql://")):
+            raise ValueError("use sqlite:///path or postgresql://user@host:port/database")
+        return value
+
+    @property
+    def store_url(self) -> str:
+        """db_url, or the SQLite file at db_path when db_url is not set."""
+        return self.db_url or f"sqlite:///{self.db_path}"
+
+    # A shard cluster: the bot's shards in all, and the ones this process runs ("0-3", "0,2,5").
+    # Unset: one process runs every shard and Discord picks how many.
+    shard_count: int | None = Field(default=None, ge=1, le=100_000)
+    shard_ids: str | None = Field(default=None, pattern=r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_in_range(cls, value: str | None, info: ValidationInfo) -> str | None:
+        count = info.data.get("shard_count")
+        if value is None:
+            return value
+        if count is None:
+            raise ValueError("needs shard_count (UNO_SHARD_COUNT) too")
+        if max(_shard_list(value)) >= count:
+            raise ValueError(f"shard ids must be below shard_count ({count})")
+        return value
+
+    @property
+    def shard_id_list(self) -> list[int] | None:
+        """The shard ids this process runs, or None when it runs them all."""
+        return None if self.shard_ids is None else _shard_list(self.shard_ids)
+
+    guild_id: int | None = Field(default=None, ge=1, description="sync commands to this guild only")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    turn_timeout: int = Field(default=60, ge=10, le=3600)
+    turn_timeout: int = Field(default=60, ge=TURN_TIMEOUT_MIN, le=TURN_TIMEOUT_MAX)
     turn_reminder: float = Field(default=15.0, ge=0.0, le=3600.0)
     lobby_timeout: int = Field(default=600, ge=30, le=86_400)
     next_round_delay: int = Field(default=30, ge=0, le=600)
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
     # Table edits (channel message edits) count against Discord's 50 REST requests a second
     # per bot; interaction responses do not. This is the whole bot's budget for them (raise it
-    # if Discord granted the bot more), split evenly over ``bot_processes`` processes.
+    # if Discord granted the bot more); in a shard cluster each process takes its shards' share.
     table_edits_per_second: int = Field(default=45, ge=1, le=10_000)
-    bot_processes: int = Field(default=1, ge=1, le=1_000)
 
-    @field_validator("bot_processes")
+    @field_validator("table_edits_per_second")
     @classmethod
     def _budget_shared(cls, value: int, info: ValidationInfo) -> int:
-        total = info.data.get("table_edits_per_second")
-        if total is not None and total < value:
-            raise ValueError(f"table_edits_per_second ({total}) is less than one edit a process")
+        count, ids = info.data.get("shard_count"), info.data.get("shard_ids")
+        if ids is not None and count is not None and value * len(_shard_list(ids)) < count:
+            raise ValueError(f"leaves the shards of this process (of {count}) no edit a second")
         return value
 
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
     ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
+    # The heartbeat file the container's HEALTHCHECK reads (bot.health); None writes none.
+    health_file: Path | None = None
+
+    # Where each setting came from, for error messages ("turn_timeout in config.toml").
+    _labels: dict[str, str] = PrivateAttr(default_factory=dict)
 
     @field_validator("discord_token")
     @classmethod
@@ -85,34 +147,136 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         """Init arguments, then the environment, then config.toml (UNO_CONFIG names another)."""
-        toml_file = os.environ.get("UNO_CONFIG", DEFAULT_CONFIG_FILE)
+        toml_file = os.environ.get(CONFIG_ENV, DEFAULT_CONFIG_FILE)
         return (
             init_settings,
             env_settings,
             TomlConfigSettingsSource(settings_cls, toml_file=toml_file),
         )
 
+    def label(self, field: str) -> str:
+        """How a host would name ``field``: its variable, or its key in the config file."""
+        return self._labels.get(field, env_name(field))
+
 
 class ConfigError(Exception):
     """A setting is missing or invalid; the message is one line naming it."""
 
 
-ENV_NAMES = {"discord_token": "DISCORD_TOKEN", "DISCORD_TOKEN": "DISCORD_TOKEN"}
+def env_name(field: str) -> str:
+    """The environment variable that sets ``field``."""
+    return TOKEN_ENV if field in ("discord_token", TOKEN_ENV) else ENV_PREFIX + field.upper()
+
+
+def known_env_names() -> list[str]:
+    """Every environment variable the bot reads."""
+    return [env_name(field) for field in Settings.model_fields] + [CONFIG_ENV]
+
+
+def setting_range(field: str) -> tuple[float, float] | None:
+    """The inclusive (lowest, highest) a numeric setting accepts, or None when unbounded."""
+    rules = Settings.model_fields[field].metadata
+    lows = [rule.ge for rule in rules if getattr(rule, "ge", None) is not None]
+    highs = [rule.le for rule in rules if getattr(rule, "le", None) is not None]
+    if not lows or not highs:
+        return None
+    return float(lows[0]), float(highs[0])
+
+
+def format_number(value: float) -> str:
+    """15.0 -> '15', 0.5 -> '0.5': numbers as a host would write them."""
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, so one bad value keeps the error to one line."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def find_config_file(environ: Mapping[str, str]) -> Path | None:
+    """The config file to read (UNO_CONFIG, else ./config.toml if present), checked."""
+    named = environ.get(CONFIG_ENV)
+    if named is not None:
+        path = Path(named)
+        if not path.exists():
+            raise ConfigError(f"{CONFIG_ENV} names {path}, which does not exist")
+        if not path.is_file():
+            raise ConfigError(f"{CONFIG_ENV} names {path}, which is a directory, not a file")
+        return path
+    path = Path(DEFAULT_CONFIG_FILE)
+    if path.is_dir():
+        # What Docker leaves when a bind mount names a host file that does not exist.
+        raise ConfigError(f"{path.resolve()} is a directory, not a config file")
+    return path if path.exists() else None
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The file's keys and values, or ConfigError naming the file and the problem."""
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path} could not be read: {exc.strerror}") from None
+
+
+def unknown_environment(environ: Mapping[str, str]) -> list[str]:
+    """One warning per UNO_* variable the bot does not read, with the closest known name."""
+    known = known_env_names()
+    warnings = []
+    for name in sorted(environ):
+        if not name.upper().startswith(ENV_PREFIX) or name.upper() in known:
+            continue
+        close = difflib.get_close_matches(name.upper(), known, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        warnings.append(f"unknown environment variable {name} is ignored{hint}")
+    return warnings
 
 
 def load_settings() -> Settings:
-    """Load the settings or raise ConfigError with one clear line."""
+    """Load the settings from the environment and the config file, or raise ConfigError."""
+    environ = os.environ
+    config_file = find_config_file(environ)
+    file_values = read_config_file(config_file) if config_file is not None else {}
+    upper_env = {name.upper() for name in environ}
+    labels = {
+        field: (
+            f"{field} in {config_file}"
+            if env_name(field) not in upper_env and field in file_values
+            else env_name(field)
+        )
+        for field in Settings.model_fields
+    }
     try:
-        return Settings()
+        settings = Settings()
     except ValidationError as exc:
-        error = exc.errors()[0]
-        field = str(error["loc"][0]) if error["loc"] else "config"
-        name = ENV_NAMES.get(field, f"UNO_{field.upper()}")
-        if error["type"] == "extra_forbidden":
-            raise ConfigError(f"unknown setting {field!r} in the config file") from None
-        if error["type"] == "missing":
-            raise ConfigError(f"{name} is not set (environment or config.toml)") from None
-        message = error["msg"].removeprefix("Value error, ")
-        raise ConfigError(f"{name} is invalid: {message}") from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"config file could not be read: {exc}") from None
+        raise ConfigError(describe_error(exc, labels, config_file)) from None
+    settings._labels = labels
+    return settings
+
+
+def describe_error(
+    exc: ValidationError, labels: Mapping[str, str], config_file: Path | None
+) -> str:
+    """One line for the first problem pydantic found, naming where the setting came from."""
+    error = exc.errors()[0]
+    key = str(error["loc"][0]) if error["loc"] else "config"
+    field = "discord_token" if key == TOKEN_ENV else key
+    if error["type"] == "extra_forbidden":
+        close = difflib.get_close_matches(key, list(Settings.model_fields), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return f"unknown setting {key!r} in {config_file}{hint}"
+    label = labels.get(field, env_name(field))
+    if error["type"] == "missing":
+        return f"{label} is not set (in the environment or {config_file or DEFAULT_CONFIG_FILE})"
+    message = str(error["msg"]).removeprefix("Value error, ")
+    details = []
+    if field != "discord_token":
+        details.append(f"got {shorten(repr(error['input']))}")
+    bounds = setting_range(field) if field in Settings.model_fields else None
+    if bounds is not None:
+        details.append(f"allowed {format_number(bounds[0])} to {format_number(bounds[1])}")
+    suffix = f" ({'; '.join(details)})" if details else ""
+    return f"{label} is invalid: {message}{suffix}"

@@ -34,16 +34,17 @@ Edit = Callable[[], Awaitable[None]]
 StartHook = Callable[[Hashable, float, float], None]
 
 
-def process_share(total: int, processes: int) -> int:
-    """Edits per second for one of ``processes`` processes sharing ``total`` (a static split).
+def process_share(total: int, shards_here: int = 1, shard_count: int = 1) -> int:
+    """Edits per second for a process running ``shards_here`` of the bot's ``shard_count``
+    shards, out of ``total`` for the whole bot (a static split by shard).
 
-    Rounded down, so the shares together never exceed the total.
+    Rounded down, so the shares of all processes together never exceed the total.
     """
-    if processes < 1:
-        raise ValueError("there must be at least one process")
-    share = total // processes
+    if not 1 <= shards_here <= shard_count:
+        raise ValueError("a process runs between one and all of the shards")
+    share = total * shards_here // shard_count
     if share < 1:
-        raise ValueError(f"{total} edits a second cannot be shared by {processes} processes")
+        raise ValueError(f"{total} edits a second leave {shards_here} of {shard_count} shards none")
     return share
 
 

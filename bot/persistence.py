@@ -16,17 +16,16 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
-from bot.ai import Difficulty
-from bot.engine import Game, Phase, RuleSet
+from bot.engine import Game, Phase, RuleSet, dumps, loads
+from bot.engine.players import Difficulty
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
 from bot.store.models import Variant, store_player_id
-
-if TYPE_CHECKING:
-    from bot.sessions import GameSession, SessionManager
+from bot.table import Seat, TableState
 
 log = logging.getLogger(__name__)
 
@@ -81,38 +80,38 @@ class LobbySnapshot(TableSnapshot):
     idle_until: AwareDatetime
 
 
-def _table_fields(session: GameSession) -> dict[str, Any]:
+def _table_fields(table: TableState) -> dict[str, Any]:
     return {
-        "session_id": session.id,
-        "guild_id": session.guild_id,
-        "channel_id": session.channel_id,
-        "host_id": session.host_id,
-        "rules": session.rules,
-        "turn_timeout": session.turn_timeout,
-        "next_round_delay": session.next_round_delay,
-        "ai_difficulty": session.ai_difficulty,
-        "ai_takeover": session.ai_takeover,
-        "seats": [SeatSnapshot(player_id=s.player_id, name=s.name, ai=s.ai) for s in session.seats],
-        "message_id": session.message_id,
+        "session_id": table.id,
+        "guild_id": table.guild_id,
+        "channel_id": table.channel_id,
+        "host_id": table.host_id,
+        "rules": table.rules,
+        "turn_timeout": table.turn_timeout,
+        "next_round_delay": table.next_round_delay,
+        "ai_difficulty": table.ai_difficulty,
+        "ai_takeover": table.ai_takeover,
+        "seats": [SeatSnapshot(player_id=s.player_id, name=s.name, ai=s.ai) for s in table.seats],
+        "message_id": table.message_id,
     }
 
 
-def session_snapshot(session: GameSession) -> SessionSnapshot:
+def session_snapshot(table: TableState) -> SessionSnapshot:
     """The ``ui`` blob's content for a running game (the writer sets ``recorded_rounds``)."""
     return SessionSnapshot(
-        **_table_fields(session),
-        serial=session.serial,
-        log=list(session.log),
-        timeouts_in_row=dict(session.timeouts_in_row),
+        **_table_fields(table),
+        serial=table.serial,
+        log=list(table.log),
+        timeouts_in_row=dict(table.timeouts_in_row),
         recorded_rounds=0,
-        reminder_id=session.reminder_id,
+        reminder_id=table.reminder_id,
     )
 
 
-def dump_lobby(session: GameSession) -> str:
+def dump_lobby(table: TableState) -> str:
     """The saved form of an open lobby."""
     return LobbySnapshot(
-        **_table_fields(session), idle_until=session.lobby_idle_until
+        **_table_fields(table), idle_until=table.lobby_idle_until
     ).model_dump_json()
 
 
@@ -349,45 +348,50 @@ def _report_writer_failure(task: asyncio.Task[None]) -> None:
         log.error("a save writer stopped", exc_info=task.exception())
 
 
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """What start-up found in the store: the live games' tables, and the channels whose
+    game could not be read (it is ended; the channel should be told)."""
+
+    tables: list[TableState]
+    lost_channels: list[int]
+
+
 class Persistence:
-    """The store side of the sessions: hand each change to its session's writer, restore."""
+    """The store side of the tables: hand each change to its table's writer, restore."""
 
     def __init__(self, store: Store) -> None:
         """Persistence through ``store``."""
         self.store = store
         self._writers: dict[str, SessionWriter] = {}
 
-    def install(self, manager: SessionManager) -> None:
-        """Become the session manager's way to save and to end a session's rows."""
-        manager.persistence = self
-
-    def _writer(self, session: GameSession) -> SessionWriter:
-        writer = self._writers.get(session.id)
+    def _writer(self, table: TableState) -> SessionWriter:
+        writer = self._writers.get(table.id)
         if writer is None:
-            writer = SessionWriter(self.store, session.channel_id, session.id, None, 0)
-            self._writers[session.id] = writer
+            writer = SessionWriter(self.store, table.channel_id, table.id, None, 0)
+            self._writers[table.id] = writer
         return writer
 
     def game_id(self, session_id: str) -> int | None:
-        """The store's row id of a session's game, once it has one."""
+        """The store's row id of a table's game, once it has one."""
         writer = self._writers.get(session_id)
         return None if writer is None else writer.game_id
 
-    def save(self, session: GameSession) -> asyncio.Future[bool]:
-        """Take the session's state now and have it written soon; never waits for the store.
+    def save(self, table: TableState) -> asyncio.Future[bool]:
+        """Take the table's state now and have it written soon; never waits for the store.
 
         Call it under the session's lock, right after a change. The future says whether the
         store has it (True) or refused it for now (False: play goes on in memory, the
         newest state is retried and any round still missing is recorded then).
         """
-        writer = self._writer(session)
-        return writer.submit(_capture(session, writer.recorded_rounds))
+        writer = self._writer(table)
+        return writer.submit(_capture(table, writer.recorded_rounds))
 
-    def finished(self, session: GameSession) -> None:
-        """A session closed: after its last save, forget its lobby or mark an unfinished game
+    def finished(self, table: TableState) -> None:
+        """A table closed: after its last save, forget its lobby or mark an unfinished game
         abandoned; then forget its writer."""
-        writer = self._writer(session)
-        game = session.game
+        writer = self._writer(table)
+        game = table.game
         writer.finish(None if game is None else game.phase, lambda: self._forget_writer(writer))
 
     def _forget_writer(self, writer: SessionWriter) -> None:
@@ -408,49 +412,39 @@ class Persistence:
             log.warning("%d sessions still had unsaved changes at shutdown", len(pending))
         return not pending
 
-    async def restore(self, manager: SessionManager) -> list[GameSession]:
-        """Bring back every live game; one that cannot be read is ended on its own."""
-        from bot.sessions import GameSession
-
-        restored: list[GameSession] = []
+    async def restore(self) -> Restored:
+        """Every live game's table; one that cannot be read is ended on its own."""
+        tables: list[TableState] = []
+        lost: list[int] = []
         for live in await self.store.snapshots.load_live_games():
             try:
                 saved, game = _parse(live)
-                session = GameSession.from_snapshot(manager, saved, game)
+                table = table_from_snapshot(saved, game)
             except Exception:
                 log.exception("game %s could not be restored; ending it", live.game.id)
                 await self.store.games.abandon_game(live.game.id)
-                manager.spawn(
-                    manager.announce(
-                        live.game.channel_id,
-                        "A game in this channel could not be resumed after the bot restarted, "
-                        "so it has ended. Rounds already scored still count.",
-                    ),
-                    f"announce-{live.game.id}",
-                )
+                lost.append(live.game.channel_id)
                 continue
-            self._writers[session.id] = SessionWriter(
-                self.store, session.channel_id, session.id, live.game.id, saved.recorded_rounds
+            self._writers[table.id] = SessionWriter(
+                self.store, table.channel_id, table.id, live.game.id, saved.recorded_rounds
             )
-            restored.append(session)
-        return restored
+            tables.append(table)
+        return Restored(tables, lost)
 
-    async def restore_lobbies(self, manager: SessionManager) -> list[GameSession]:
-        """Bring back every saved lobby whose channel is free; drop the rest with a log line.
-
-        Call it after the live games are registered: a lobby row beside a live game in the same
-        channel lost the channel to that game.
-        """
-        from bot.sessions import GameSession
-
+    async def restore_lobbies(
+        self, taken_channels: set[int], taken_ids: set[str]
+    ) -> list[TableState]:
+        """Every saved lobby whose channel and id are free; the rest are dropped with a log
+        line (call it after the live games are back: a lobby beside a live game in the same
+        channel lost the channel to that game)."""
         try:
             saved = await self.store.lobbies.load_all()
         except StoreError:
             log.exception("the saved lobbies could not be read; none are restored")
             return []
-        restored: list[GameSession] = []
+        restored: list[TableState] = []
         for row in saved:
-            if row.channel_id in manager.by_channel or row.session_id in manager.by_id:
+            if row.channel_id in taken_channels or row.session_id in taken_ids:
                 log.warning(
                     "lobby %s dropped: a live game holds its channel %s or its id",
                     row.session_id,
@@ -459,12 +453,12 @@ class Persistence:
                 await self._forget_lobby(row.channel_id, row.session_id)
                 continue
             try:
-                session = GameSession.from_lobby(manager, _parse_lobby(row))
+                table = table_from_lobby(_parse_lobby(row))
             except Exception:
                 log.exception("lobby %s could not be restored; dropping it", row.session_id)
                 await self._forget_lobby(row.channel_id, row.session_id)
                 continue
-            restored.append(session)
+            restored.append(table)
         return restored
 
     async def _forget_lobby(self, channel_id: int, session_id: str) -> None:
@@ -475,14 +469,57 @@ class Persistence:
             log.exception("lobby %s: could not delete its saved row", session_id)
 
 
-def _capture(session: GameSession, recorded_rounds: int) -> Save:
-    """The session's state as one value, for a write that happens later."""
-    game = session.game
+def _table_from_saved(saved: TableSnapshot, idle_until: datetime) -> TableState:
+    """A table seated and set up as saved, lobby or game."""
+    seats = [Seat(s.player_id, s.name, s.ai) for s in saved.seats]
+    host = next((s for s in seats if s.user_id == saved.host_id), None)
+    if host is None:
+        host = next(s for s in seats if s.user_id is not None)
+    table = TableState(
+        saved.session_id,
+        saved.guild_id,
+        saved.channel_id,
+        host,
+        saved.rules,
+        saved.turn_timeout,
+        saved.next_round_delay,
+        idle_until,
+    )
+    for seat in seats:
+        if seat is not host:
+            table.seat(seat)
+    table.seats = seats  # the saved order, host wherever they sat
+    table.host_id = saved.host_id
+    table.ai_difficulty = saved.ai_difficulty
+    table.ai_takeover = saved.ai_takeover
+    table.message_id = saved.message_id
+    return table
+
+
+def table_from_snapshot(saved: SessionSnapshot, game: Game) -> TableState:
+    """A running game's table as saved."""
+    table = _table_from_saved(saved, datetime.now(UTC))
+    table.serial = saved.serial
+    table.log.extend(saved.log)
+    table.timeouts_in_row = dict(saved.timeouts_in_row)
+    table.reminder_id = saved.reminder_id
+    table.game = game
+    return table
+
+
+def table_from_lobby(saved: LobbySnapshot) -> TableState:
+    """An open lobby's table as saved, with the instant its idle time runs out."""
+    return _table_from_saved(saved, saved.idle_until)
+
+
+def _capture(table: TableState, recorded_rounds: int) -> Save:
+    """The table's state as one value, for a write that happens later."""
+    game = table.game
     if game is None:
         return LobbySave(
-            session.channel_id, session.id, session.guild_id, dump_lobby(session), session.closed
+            table.channel_id, table.id, table.guild_id, dump_lobby(table), table.closed
         )
-    assert session.guild_id is not None, "games are played in server channels"
+    assert table.guild_id is not None, "games are played in server channels"
     last = len(game.history) - 1
     rounds = tuple(
         (
@@ -496,14 +533,14 @@ def _capture(session: GameSession, recorded_rounds: int) -> Save:
         for index in range(recorded_rounds, len(game.history))
     )
     return GameSave(
-        guild_id=session.guild_id,
-        channel_id=session.channel_id,
-        session_id=session.id,
-        variant=session.rules.variant,
-        rules_json=session.rules.model_dump_json(),
-        players=tuple((store_player_id(p), session.plain_name(p)) for p in game.players),
-        state=game.model_dump_json(),
-        ui=session_snapshot(session),
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        session_id=table.id,
+        variant=table.rules.variant,
+        rules_json=table.rules.model_dump_json(),
+        players=tuple((store_player_id(p), table.name(p)) for p in game.players),
+        state=dumps(game),
+        ui=session_snapshot(table),
         rounds=rounds,
         history_len=len(game.history),
         phase=game.phase,
@@ -521,7 +558,7 @@ def _parse(live: LiveGame) -> tuple[SessionSnapshot, Game]:
     if live.state_json is None or live.ui_json is None:
         raise ValueError("the game never saved a state")
     snapshot = SessionSnapshot.model_validate_json(live.ui_json)
-    game = Game.model_validate_json(live.state_json)
+    game = loads(live.state_json)
     if snapshot.channel_id != live.game.channel_id:
         raise ValueError("the saved session belongs to another channel")
     return snapshot, game

@@ -1,7 +1,9 @@
-"""One GameSession per channel: the lobby, the engine game, its lock, timers and messages.
+"""One GameSession per channel: a ``TableState`` plus its lock, timers and Discord messages.
 
-Every click and command of a channel runs under that session's lock, one at a time. The
-session asks the engine what is legal and what happened; it never decides a rule itself.
+Every click and command of a channel runs under that session's lock, one at a time. The table
+decides what a change means (or refuses it with a ``TableError``); the engine decides the
+rules; the session only schedules, saves and shows. A click's answer goes out after the lock
+is released and the change is saved, so nothing ever waits for the store under the lock.
 """
 
 from __future__ import annotations
@@ -11,42 +13,46 @@ import contextlib
 import logging
 import random
 import secrets
-from collections import deque
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import timedelta
+from typing import Any, NoReturn, Protocol
 
 import discord
 
-from bot.ai import Difficulty, Strategy, strategy_for, wants_to_catch
+from bot.ai import Strategy, strategy_for, wants_to_catch
+from bot.config import Settings
 from bot.edits import EditBudget, process_share
-from bot.engine import CallUno, Catch, Face, Game, IllegalMove, Move, Phase, PlayerView, RuleSet
+from bot.engine import (
+    CallUno,
+    Catch,
+    IllegalMove,
+    Move,
+    Phase,
+    PlayerView,
+    RuleSet,
+    view_for,
+)
 from bot.engine import events as ev
+from bot.engine.game import TERMINAL_PHASES
+from bot.engine.players import Difficulty
+from bot.persistence import Persistence
+from bot.table import Seat, TableError, TableState
 from bot.thinking import Thinker
 from bot.ui import render
-from bot.ui.text import card_text, faces_text, narrate, safe_name
-
-if TYPE_CHECKING:
-    from bot.client import UnoBot
-    from bot.persistence import LobbySnapshot, Persistence, SessionSnapshot, TableSnapshot
+from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
+from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
+from bot.ui.text import narrate, private_notice
 
 log = logging.getLogger(__name__)
 
-MAX_SEATS = 10
-LOG_LINES = 6
-TIMEOUTS_BEFORE_REMOVAL = 3
 CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
 # Seconds a click's answer waits for its save before it goes out anyway (Discord allows 3):
 # a slow or locked store never costs an answer; the change is written when the store is free.
 SAVE_WAIT = 1.5
 SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to reach the store
-TERMINAL = (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED)
 
-Interaction = discord.Interaction[Any]
 # What a click answers, sent once the session's lock is released and its save is written.
 Answer = Callable[[], Coroutine[Any, Any, None]]
-
 
 # The answer to a button whose session is gone: closed, or not restored after a restart.
 STALE_CLICK = (
@@ -61,138 +67,54 @@ CHANGED_BUT_FAILED = (
     "(or Refresh) to see the game as it is now."
 )
 
-AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
 
+class Messenger(Protocol):
+    """The part of the bot a session talks to Discord through (``UnoBot`` is one)."""
 
-@dataclass(slots=True)
-class Seat:
-    """Someone at the table: a Discord user (id as text) or a computer player."""
-
-    player_id: str
-    name: str
-    ai: Difficulty | None = None
-
-    @classmethod
-    def human(cls, user: discord.abc.User) -> Seat:
-        """The seat of a Discord user (the name as they chose it; escaped where it is shown)."""
-        return cls(str(user.id), user.display_name)
-
-    @property
-    def user_id(self) -> int | None:
-        """The Discord user id, or None for a computer player."""
-        return None if self.ai else int(self.player_id)
-
-
-async def reply(interaction: Interaction, text: str) -> None:
-    """A short ephemeral answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def edit_in_place(interaction: Interaction, **changes: Any) -> None:
-    """Edit the message the button is on, also after a deferral."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**changes)
-    else:
-        await interaction.response.edit_message(**changes)
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable:
+        """A channel to send to and edit in, by id."""
+        ...
 
 
 class GameSession:
-    """A lobby that becomes a game, in one channel."""
+    """A lobby that becomes a game, in one channel: the table and everything that moves it."""
 
-    def __init__(
-        self,
-        manager: SessionManager,
-        session_id: str,
-        guild_id: int | None,
-        channel_id: int,
-        host: Seat,
-        rules: RuleSet,
-        turn_timeout: int,
-    ) -> None:
-        """A new lobby with its host seated."""
+    def __init__(self, manager: SessionManager, state: TableState) -> None:
+        """A session for ``state``; no timer runs until it is opened or resumed."""
         self.manager = manager
-        self.id = session_id
-        self.guild_id = guild_id
-        self.channel_id = channel_id
-        assert host.user_id is not None
-        self.host_id = host.user_id
-        self.rules = rules
-        self.turn_timeout = turn_timeout
-        self.ai_difficulty: Difficulty = "normal"
-        self.ai_takeover = False
-        self.ai_rng = random.Random(secrets.randbits(63))
-        self.next_round_delay = manager.settings.next_round_delay
-        self.seats: list[Seat] = [host]
-        self.game: Game | None = None
-        self.message_id: int | None = None
-        # The message that pinged the person whose turn is running late (deleted when it ends).
-        self.reminder_id: int | None = None
-        self.serial = 0
-        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.state = state
         self.lock = asyncio.Lock()
-        self.timeouts_in_row: dict[str, int] = {}
-        self.closed = False
-        self._names: dict[str, str] = {host.player_id: host.name}
-        # Moves on with every change of the table, so a failed click can tell whether it
-        # changed anything before it failed.
-        self.revision = 0
-        self._saved: asyncio.Future[bool] | None = None
+        self.ai_rng = random.Random(secrets.randbits(63))
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
-        # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
-        # to the process that restores it.
-        self.lobby_idle_until: datetime = discord.utils.utcnow()
         self._round_task: asyncio.Task[None] | None = None
         self._closed_render = render.closed_message("UNO", "This game is over.")
+        self._saved: asyncio.Future[bool] | None = None
 
-    @classmethod
-    def _from_saved(cls, manager: SessionManager, saved: TableSnapshot) -> GameSession:
-        """A session seated and set up as saved, lobby or game, with no timer running yet."""
-        seats = [Seat(s.player_id, s.name, s.ai) for s in saved.seats]
-        host = next((s for s in seats if s.user_id == saved.host_id), seats[0])
-        session = cls(
-            manager,
-            saved.session_id,
-            saved.guild_id,
-            saved.channel_id,
-            host,
-            saved.rules,
-            saved.turn_timeout,
-        )
-        session.host_id = saved.host_id
-        for seat in seats:
-            if seat is not host:
-                session.add_seat(seat)
-        session.seats = seats
-        session.next_round_delay = saved.next_round_delay
-        session.ai_difficulty = saved.ai_difficulty
-        session.ai_takeover = saved.ai_takeover
-        session.message_id = saved.message_id
-        return session
+    @property
+    def id(self) -> str:
+        """The session id that every one of its custom_ids carries."""
+        return self.state.id
 
-    @classmethod
-    def from_snapshot(
-        cls, manager: SessionManager, saved: SessionSnapshot, game: Game
-    ) -> GameSession:
-        """A running game rebuilt from the store after a restart."""
-        session = cls._from_saved(manager, saved)
-        session.serial = saved.serial
-        session.log.extend(saved.log)
-        session.timeouts_in_row = dict(saved.timeouts_in_row)
-        session.reminder_id = saved.reminder_id
-        session.game = game
-        return session
+    @property
+    def channel_id(self) -> int:
+        """The channel the table is in."""
+        return self.state.channel_id
 
-    @classmethod
-    def from_lobby(cls, manager: SessionManager, saved: LobbySnapshot) -> GameSession:
-        """An open lobby rebuilt from the store after a restart."""
-        session = cls._from_saved(manager, saved)
-        session.lobby_idle_until = saved.idle_until
-        return session
+    def name(self, player: str) -> str:
+        """A player's name, safe for message text."""
+        return safe_name(self.state.name(player))
+
+    @property
+    def jump_url(self) -> str:
+        """A link to the session's public message."""
+        guild = self.state.guild_id or "@me"
+        return f"https://discord.com/channels/{guild}/{self.channel_id}/{self.state.message_id}"
+
+    # ------------------------------------------------------------------ restarts
 
     def resume_lobby(self) -> None:
         """Carry on after a restart: the idle timer keeps its deadline and the lobby says so.
@@ -200,112 +122,38 @@ class GameSession:
         A lobby whose idle time ran out while the bot was down closes at once. The time left
         never exceeds today's lobby_timeout (a lowered setting, a clock set back).
         """
-        left = (self.lobby_idle_until - discord.utils.utcnow()).total_seconds()
+        left = (self.state.lobby_idle_until - discord.utils.utcnow()).total_seconds()
         left = min(left, self.manager.settings.lobby_timeout)
         self.touch_lobby(left)
         if left > 0:
-            self.log.append("♻️ The bot restarted: this lobby is still open.")
+            self.state.log.append("♻️ The bot restarted: this lobby is still open.")
             self.request_table_update()
 
     def resume(self) -> None:
         """Carry on after a restart: timers start afresh and the table says so."""
-        game = self.game
+        game = self.state.game
         assert game is not None
-        self.log.append("♻️ The bot restarted: the game goes on. Press Hand for your cards.")
+        self.state.log.append("♻️ The bot restarted: the game goes on. Press Hand for your cards.")
         # The turn timer starts afresh, and with it the reminder.
         self._clear_reminder()
         if game.phase is Phase.ROUND_OVER:
             self._schedule_next_round()
-        elif game.phase not in TERMINAL:
+        elif game.phase not in TERMINAL_PHASES:
             self._restart_turn_timer()
         self.request_table_update()
-
-    # ------------------------------------------------------------------ facts
-
-    def name(self, player: str) -> str:
-        """The display name of an engine player id, safe for message text."""
-        chosen = self._names.get(player)
-        return f"<@{player}>" if chosen is None else safe_name(chosen)
-
-    def plain_name(self, player: str) -> str:
-        """The display name as chosen, for button labels and the store (never markdown)."""
-        return self._names.get(player, player)
-
-    def seat_of(self, user_id: int) -> Seat | None:
-        """The seat of a Discord user, if they are at this table."""
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-    def is_ai(self, player: str | None) -> bool:
-        """Whether an engine player id belongs to a computer player."""
-        return player is not None and player.startswith("ai")
-
-    @property
-    def humans_in_game(self) -> list[str]:
-        """The human players still in the running game."""
-        return [p for p in self.game.players if not self.is_ai(p)] if self.game else []
-
-    def add_ai(self, difficulty: Difficulty) -> Seat:
-        """Seat a computer player with a clear name such as "AI Cara (hard)"."""
-        taken = {s.player_id for s in self.seats}
-        number = next(n for n in range(1, MAX_SEATS + 1) if f"ai{n}" not in taken)
-        seat = Seat(f"ai{number}", f"AI {AI_NAMES[number - 1]} ({difficulty})", difficulty)
-        self.add_seat(seat)
-        return seat
-
-    @property
-    def ai_seats(self) -> list[Seat]:
-        """Computer players still at the table: lobby seats, or those left in the game."""
-        ais = [s for s in self.seats if s.ai]
-        if self.game is None:
-            return ais
-        return [s for s in ais if s.player_id in self.game.players]
-
-    async def remove_ai(self, seat: Seat) -> None:
-        """Take a computer player out of the lobby, or out of the running game."""
-        if self.game is None:
-            self.seats.remove(seat)
-            self.revision += 1
-            self.touch_lobby()
-            self.saving()
-            self.request_table_update()
-        else:
-            await self.remove_player(seat.player_id, "was removed by the host")
-
-    def in_game(self, user_id: int) -> bool:
-        """Whether the user is still playing in the running game."""
-        return self.game is not None and str(user_id) in self.game.players
-
-    def final_hands(self) -> list[tuple[str, list[Face], int]]:
-        """Every seated player's hand faces and points on the side the round ended on."""
-        game = self.game
-        assert game is not None
-        return [
-            (p, [game.face(c) for c in game.hands[s]], game.hand_points(p))
-            for s, p in enumerate(game.players)
-        ]
-
-    @property
-    def jump_url(self) -> str:
-        """A link to the session's public message."""
-        guild = self.guild_id or "@me"
-        return f"https://discord.com/channels/{guild}/{self.channel_id}/{self.message_id}"
 
     # ------------------------------------------------------------------ rendering
 
     def render_public(self) -> render.Rendered:
         """The public message as it should look now (lobby, table or round results)."""
-        game = self.game
-        if game is None:
-            return render.lobby_message(self)
-        view = game.public_view()
-        if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-            return render.round_over_message(self, view, game.phase is Phase.MATCH_OVER)
-        return render.table_message(self, view)
+        return render.public_message(self.state)
 
     def render_hand(self, player: str, page: int = 0, notice: str | None = None) -> render.Rendered:
         """The ephemeral hand of ``player``."""
-        assert self.game is not None
-        return render.hand_message(self, self.game.view_for(player), self.serial, page, notice)
+        game = self.state.game
+        assert game is not None
+        view = view_for(game, player)
+        return render.hand_message(self.state, view, self.state.serial, page, notice)
 
     async def _respond_hand(
         self, interaction: Interaction, player: str, *, edit: bool, page: int = 0, notice: str = ""
@@ -340,16 +188,16 @@ class GameSession:
 
     async def _flush_table(self) -> None:
         # Drawn when the budget sends it, so it shows every change made until then.
-        if self.message_id is not None:
+        if self.state.message_id is not None:
             await self._edit_public(self.render_public())
 
     async def _edit_public(self, shown: render.Rendered) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         mentions = discord.AllowedMentions(users=True)
         try:
-            if self.message_id is None:
+            if self.state.message_id is None:
                 raise discord.NotFound  # type: ignore[call-arg]
-            await channel.get_partial_message(self.message_id).edit(
+            await channel.get_partial_message(self.state.message_id).edit(
                 content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=mentions
             )
         except discord.NotFound:
@@ -358,248 +206,10 @@ class GameSession:
             message = await channel.send(
                 content=shown.content, embed=shown.embed, view=view, allowed_mentions=mentions
             )
-            self.message_id = message.id
+            self.state.message_id = message.id
             self.saving()
         except discord.HTTPException as exc:
             log.warning("session %s: table edit failed: %s", self.id, exc)
-
-    # ------------------------------------------------------------------ lobby
-
-    def touch_lobby(self, seconds: float | None = None) -> None:
-        """(Re)start the idle timer that closes a lobby nobody starts (default: the full time)."""
-        delay = self.manager.settings.lobby_timeout if seconds is None else max(0.0, seconds)
-        self.lobby_idle_until = discord.utils.utcnow() + timedelta(seconds=delay)
-        self._cancel(self._lobby_task)
-        self._lobby_task = self.manager.spawn(self._expire_lobby(delay), f"lobby-{self.id}")
-
-    async def _expire_lobby(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        async with self.lock:
-            if self.game is None and not self.closed:
-                minutes = self.manager.settings.lobby_timeout // 60
-                await self.close_with(
-                    "Lobby closed", f"Nobody started the game for {minutes} minutes."
-                )
-
-    async def lobby_click(self, interaction: Interaction, action: str) -> Answer | None:
-        """Join, Leave, Start or Cancel on the lobby message; returns the answer to send."""
-        if self.game is not None:
-            await reply(interaction, "This game has already started.")
-            return None
-        user = interaction.user
-        seat = self.seat_of(user.id)
-        if action == "join":
-            if seat is not None:
-                await reply(interaction, "You are already in this lobby.")
-                return None
-            if len(self.seats) >= MAX_SEATS:
-                await reply(interaction, "The table is full: 10 players at most.")
-                return None
-            self.add_seat(Seat.human(user))
-        elif action == "leave":
-            if seat is None:
-                await reply(interaction, "You are not in this lobby.")
-                return None
-            if not await self.remove_seat(seat, f"{safe_name(seat.name)} left the lobby."):
-                await self.show_closed(interaction)
-                return None
-        elif action == "start":
-            if user.id != self.host_id:
-                await reply(interaction, f"Only the host, {self.host_name}, can start the game.")
-                return None
-            if len(self.seats) < 2:
-                await reply(interaction, "You need at least 2 players to start.")
-                return None
-            self.start_game()
-            self.saving()
-            return lambda: self._respond_public(interaction)
-        elif action in ("addai", "dropai"):
-            if user.id != self.host_id:
-                await reply(interaction, "Only the host can add or remove computer players.")
-                return None
-            ais = self.ai_seats
-            if action == "addai" and len(self.seats) >= MAX_SEATS:
-                await reply(interaction, "The table is full: 10 players at most.")
-                return None
-            if action == "dropai" and not ais:
-                await reply(interaction, "There is no computer player to remove.")
-                return None
-            if action == "addai":
-                self.add_ai(self.ai_difficulty)
-            else:
-                self.seats.remove(ais[-1])
-                self.revision += 1
-        elif action == "cancel":
-            if user.id != self.host_id and not can_moderate(interaction):
-                await reply(interaction, "Only the host or a moderator can cancel the lobby.")
-                return None
-            await self.close(f"Lobby cancelled by {safe_name(user.display_name)}.")
-            await self.show_closed(interaction)
-            return None
-        else:
-            await reply(interaction, "That button is not in use any more.")
-            return None
-        self.touch_lobby()
-        self.saving()
-        return lambda: self._respond_public(interaction)
-
-    @property
-    def host_name(self) -> str:
-        """The host's display name."""
-        return self.name(str(self.host_id))
-
-    def add_seat(self, seat: Seat) -> None:
-        """Seat a player in the lobby."""
-        self.seats.append(seat)
-        self._names[seat.player_id] = seat.name
-        self.revision += 1
-
-    async def remove_seat(self, seat: Seat, text: str) -> bool:
-        """Take a player out of the lobby; False if that closed the lobby."""
-        self.seats.remove(seat)
-        self.revision += 1
-        if not self.seats:
-            await self.close(f"{text} The lobby is empty and closed.")
-            return False
-        humans = [s for s in self.seats if s.user_id is not None]
-        if not humans:
-            await self.close(f"{text} Only computer players were left, so the lobby closed.")
-            return False
-        if seat.user_id == self.host_id:
-            assert humans[0].user_id is not None
-            self.host_id = humans[0].user_id
-        return True
-
-    def start_game(self) -> None:
-        """Deal the first round of a new match with the seated players."""
-        players = [s.player_id for s in self.seats]
-        self.game, events = Game.start(
-            players, self.rules, secrets.randbits(63), names={p: self.name(p) for p in players}
-        )
-        self.revision += 1
-        self._cancel(self._lobby_task)
-        self.serial += 1
-        self.log.clear()
-        self.log.extend(narrate(events, self.name))
-        self.timeouts_in_row = dict.fromkeys(players, 0)
-        self._after_state_change()
-
-    # ------------------------------------------------------------------ table buttons
-
-    async def table_click(self, interaction: Interaction, action: str) -> Answer | None:
-        """Hand, UNO!, Catch or Next round on the public table; returns the answer to send."""
-        game = self.game
-        player = str(interaction.user.id)
-        if game is None:
-            await reply(interaction, "The game has not started yet.")
-            return None
-        if player not in game.players:
-            await reply(interaction, "You are not playing in this game.")
-            return None
-        if action == "hand":
-            if game.phase in TERMINAL:
-                await reply(interaction, "The round is over: your hand is on the table.")
-                return None
-            await self._respond_hand(interaction, player, edit=False)
-        elif action == "uno":
-            return await self._table_move(interaction, player, CallUno(), "📣 You called UNO!")
-        elif action == "catch":
-            target = game.catchable()
-            now = asyncio.get_running_loop().time()
-            if target is None or target == player:
-                if (
-                    now - self._missed_catch.get(interaction.user.id, -CATCH_COOLDOWN)
-                    < CATCH_COOLDOWN
-                ):
-                    await reply(interaction, "Easy there: wait a moment before catching again.")
-                    return None
-                self._missed_catch[interaction.user.id] = now
-                await reply(interaction, "Nobody can be caught right now.")
-                return None
-            return await self._table_move(
-                interaction, player, Catch(target), f"🚨 You caught {self.name(target)}!"
-            )
-        elif action == "next":
-            if game.phase is not Phase.ROUND_OVER:
-                await reply(interaction, "The round is still being played.")
-                return None
-            self._begin_next_round()
-            self.saving()
-            return lambda: self._respond_public(interaction)
-        else:
-            await reply(interaction, "That button is not in use any more.")
-        return None
-
-    async def _table_move(
-        self, interaction: Interaction, player: str, move: CallUno | Catch, done: str
-    ) -> Answer | None:
-        assert self.game is not None
-        try:
-            events = self.game.apply(player, move)
-        except IllegalMove as exc:
-            await reply(interaction, str(exc))
-            return None
-        self._record(events, player, turn_move=False)
-        self.saving()
-        return lambda: reply(interaction, done)
-
-    # ------------------------------------------------------------------ hand buttons
-
-    async def hand_click(self, interaction: Interaction, rest: str) -> Answer | None:
-        """A button on someone's ephemeral hand: a move, paging or refresh."""
-        game = self.game
-        player = str(interaction.user.id)
-        if game is None or player not in game.players:
-            await reply(interaction, "You are not playing in this game.")
-            return None
-        serial_text, _, code = rest.partition(":")
-        if game.phase in TERMINAL:
-            await edit_in_place(
-                interaction,
-                embed=discord.Embed(description="The round is over: see the table."),
-                view=None,
-            )
-            return None
-        page = render.parse_page(code)
-        if page is not None:
-            await self._respond_hand(interaction, player, edit=True, page=page)
-            return None
-        if code == "r":
-            await self._respond_hand(interaction, player, edit=True)
-            return None
-        if serial_text != str(self.serial):
-            await self._respond_hand(
-                interaction, player, edit=True, notice="That hand was out of date: here it is now."
-            )
-            return None
-        move = render.parse_move(code)
-        if move is None:
-            await self._respond_hand(interaction, player, edit=True, notice="Unknown button.")
-            return None
-        try:
-            events = game.apply(player, move)
-        except IllegalMove as exc:
-            await self._respond_hand(interaction, player, edit=True, notice=str(exc))
-            return None
-        turn_move = not isinstance(move, CallUno | Catch)
-        self._record(events, player, turn_move=turn_move)
-        self.saving()
-        notice = private_notice(events, player, self.name)
-        return lambda: self._answer_move(interaction, player, notice)
-
-    async def _answer_move(self, interaction: Interaction, player: str, notice: str) -> None:
-        """The hand after its owner's move, drawn as the game stands when the answer goes out."""
-        game = self.game
-        if game is None or game.phase in TERMINAL or player not in game.players:
-            await edit_in_place(
-                interaction,
-                embed=discord.Embed(
-                    title="Round over", description=notice or "See the table for the scores."
-                ),
-                view=None,
-            )
-        else:
-            await self._respond_hand(interaction, player, edit=True, notice=notice)
 
     # ------------------------------------------------------------------ saving
 
@@ -609,8 +219,8 @@ class GameSession:
         Call it under the lock after every change. A slow, locked or failing store holds up
         nothing: play goes on in memory and the newest state is written when it can be.
         """
-        self.revision += 1
-        self._saved = self.manager.persist(self)
+        self.state.revision += 1
+        self._saved = self.manager.persist(self.state)
 
     async def saved(self, timeout: float | None = SAVE_WAIT) -> bool:
         """Wait (outside the lock), at most ``timeout`` s, for the last change to be written;
@@ -622,22 +232,185 @@ class GameSession:
             await asyncio.wait({pending}, timeout=timeout)
         return pending.done() and pending.result()
 
+    # ------------------------------------------------------------------ the lobby
+
+    def touch_lobby(self, seconds: float | None = None) -> None:
+        """(Re)start the idle timer that closes a lobby nobody starts (default: the full time)."""
+        delay = self.manager.settings.lobby_timeout if seconds is None else max(0.0, seconds)
+        self.state.lobby_idle_until = discord.utils.utcnow() + timedelta(seconds=delay)
+        self._cancel(self._lobby_task)
+        self._lobby_task = self.manager.spawn(self._expire_lobby(delay), f"lobby-{self.id}")
+
+    async def _expire_lobby(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self.lock:
+            if self.state.game is None and not self.state.closed:
+                minutes = self.manager.settings.lobby_timeout // 60
+                await self.close_with(
+                    "Lobby closed", f"Nobody started the game for {minutes} minutes."
+                )
+
+    async def on_lobby(self, interaction: Interaction, click: LobbyClick) -> Answer | None:
+        """Join, Leave, Start, Cancel, Add AI or Remove AI on the lobby message."""
+        state = self.state
+        user = interaction.user
+        if state.started:
+            raise TableError("This game has already started.")
+        if click.action == "join":
+            state.join(user.id, user.display_name)
+        elif click.action == "leave":
+            await self._leave_lobby(interaction)
+            if state.closed:
+                return None
+        elif click.action == "start":
+            self.start_game(user.id)
+            self.saving()
+            return lambda: self._respond_public(interaction)
+        elif click.action == "addai":
+            state.host_adds_ai(user.id)
+        elif click.action == "dropai":
+            state.drop_ai(user.id)
+        elif click.action == "cancel":
+            if user.id != state.host_id and not can_moderate(interaction):
+                raise TableError("Only the host or a moderator can cancel the lobby.")
+            await self.close(f"Lobby cancelled by {safe_name(user.display_name)}.")
+            await self.show_closed(interaction)
+            return None
+        self.touch_lobby()
+        self.saving()
+        return lambda: self._respond_public(interaction)
+
+    async def _leave_lobby(self, interaction: Interaction) -> None:
+        seat = self.state.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not in this lobby.")
+        if not await self.leave_lobby(seat, f"{safe_name(seat.name)} left the lobby."):
+            await self.show_closed(interaction)
+
+    async def leave_lobby(self, seat: Seat, text: str) -> bool:
+        """Take a player out of the lobby; False if that closed it (its message is the
+        caller's to edit)."""
+        closing = self.state.leave(seat)
+        if closing is not None:
+            await self.close(f"{text} {closing}")
+            return False
+        return True
+
+    def start_game(self, user_id: int) -> None:
+        """The host deals the first round of a new match with the seated players."""
+        state = self.state
+        names = {s.player_id: safe_name(s.name) for s in state.seats}
+        events = state.start(user_id, secrets.randbits(63), names)
+        self._cancel(self._lobby_task)
+        state.log.extend(narrate(events, self.name))
+        self._after_state_change()
+
+    # ------------------------------------------------------------------ table buttons
+
+    async def on_table(self, interaction: Interaction, click: TableClick) -> Answer | None:
+        """Hand, UNO!, Catch or Next round on the public table."""
+        state = self.state
+        player = state.player(interaction.user.id)
+        game = state.game
+        assert game is not None
+        if click.action == "hand":
+            if state.round_over:
+                raise TableError("The round is over: your hand is on the table.")
+            await self._respond_hand(interaction, player, edit=False)
+            return None
+        if click.action == "uno":
+            return self._table_move(interaction, player, CallUno(), "📣 You called UNO!")
+        if click.action == "catch":
+            target = game.catchable()
+            if target is None or target == player:
+                self._missed_a_catch(interaction.user.id)
+            return self._table_move(
+                interaction, player, Catch(target), f"🚨 You caught {self.name(target)}!"
+            )
+        self._begin_next_round()
+        self.saving()
+        return lambda: self._respond_public(interaction)
+
+    def _missed_a_catch(self, user_id: int) -> NoReturn:
+        """Refuse a catch with nobody to catch; one in quick succession is told to wait."""
+        now = asyncio.get_running_loop().time()
+        if now - self._missed_catch.get(user_id, -CATCH_COOLDOWN) < CATCH_COOLDOWN:
+            raise TableError("Easy there: wait a moment before catching again.")
+        self._missed_catch[user_id] = now
+        raise TableError("Nobody can be caught right now.")
+
+    def _table_move(
+        self, interaction: Interaction, player: str, move: CallUno | Catch, done: str
+    ) -> Answer:
+        try:
+            events = self.state.play(player, move)
+        except IllegalMove as exc:
+            raise TableError(str(exc)) from None
+        self._record(events, player, turn_move=False)
+        self.saving()
+        return lambda: reply(interaction, done)
+
+    # ------------------------------------------------------------------ hand buttons
+
+    async def on_hand(self, interaction: Interaction, click: HandClick) -> Answer | None:
+        """A button on someone's ephemeral hand: a move, paging or refresh."""
+        state = self.state
+        try:
+            player = state.player(interaction.user.id)
+        except TableError:
+            raise TableError("You are not playing in this game.") from None
+        if state.round_over:
+            await edit_in_place(
+                interaction,
+                embed=discord.Embed(description="The round is over: see the table."),
+                view=None,
+            )
+            return None
+        if click.move is None:
+            await self._respond_hand(interaction, player, edit=True, page=click.page or 0)
+            return None
+        if click.serial != state.serial:
+            await self._respond_hand(
+                interaction, player, edit=True, notice="That hand was out of date: here it is now."
+            )
+            return None
+        move = click.move
+        try:
+            events = state.play(player, move)
+        except IllegalMove as exc:
+            await self._respond_hand(interaction, player, edit=True, notice=str(exc))
+            return None
+        self._record(events, player, turn_move=not isinstance(move, CallUno | Catch))
+        self.saving()
+        notice = private_notice(events, player, self.name)
+        return lambda: self._answer_move(interaction, player, notice)
+
+    async def _answer_move(self, interaction: Interaction, player: str, notice: str) -> None:
+        """The hand after its owner's move, drawn as the game stands when the answer goes out."""
+        game = self.state.game
+        if game is None or game.phase in TERMINAL_PHASES or player not in game.players:
+            await edit_in_place(
+                interaction,
+                embed=discord.Embed(
+                    title="Round over", description=notice or "See the table for the scores."
+                ),
+                view=None,
+            )
+        else:
+            await self._respond_hand(interaction, player, edit=True, notice=notice)
+
     # ------------------------------------------------------------------ state changes
 
     def _record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
         """Narrate events, move the turn serial, reset timers and schedule the table edit."""
-        self.revision += 1
-        self.log.extend(narrate(events, self.name))
-        if actor is not None:
-            self.timeouts_in_row[actor] = 0
+        self.state.record(narrate(events, self.name), actor, turn_move=turn_move)
         if turn_move:
-            self.serial += 1
             self._after_state_change()
         self._watch_for_forgotten_uno()
         self.request_table_update()
 
     def _after_state_change(self) -> None:
-        game = self.game
+        game = self.state.game
         assert game is not None
         self._clear_reminder()
         if game.phase is Phase.ROUND_OVER:
@@ -650,15 +423,39 @@ class GameSession:
 
     def _restart_turn_timer(self) -> None:
         self._cancel(self._turn_task)
-        assert self.game is not None
-        if self.is_ai(self.game.current_player):
-            turn = self._ai_turn(self.serial)
+        game = self.state.game
+        assert game is not None
+        if self.state.is_ai(game.current_player):
+            turn = self._ai_turn(self.state.serial)
         else:
-            turn = self._turn_timer(self.serial)
+            turn = self._turn_timer(self.state.serial)
         self._turn_task = self.manager.spawn(turn, f"turn-{self.id}")
 
+    def _begin_next_round(self) -> None:
+        events = self.state.next_round()
+        self._cancel(self._round_task)
+        self.state.log.extend(narrate(events, self.name))
+        self._after_state_change()
+
+    async def remove_player(self, player: str, reason: str) -> None:
+        """Take a player out of the running game (leave, kick); the engine decides the rest."""
+        self._record(self.state.remove(player, reason), None, turn_move=True)
+        self.saving()
+
+    async def remove_ai(self, seat: Seat, user_id: int) -> None:
+        """The host takes a computer player out of the lobby, or out of the running game."""
+        if self.state.game is None:
+            self.state.drop_ai(user_id, seat)
+            self.touch_lobby()
+            self.saving()
+            self.request_table_update()
+        else:
+            await self.remove_player(seat.player_id, "was removed by the host")
+
+    # ------------------------------------------------------------------ computer players
+
     def _strategy(self, player: str) -> Strategy:
-        seat = next((s for s in self.seats if s.player_id == player), None)
+        seat = self.state.seat_of_player(player)
         difficulty: Difficulty = seat.ai if seat is not None and seat.ai else "normal"
         return strategy_for(difficulty, self.manager.settings.ai_catch_rate)
 
@@ -669,12 +466,12 @@ class GameSession:
         decision takes up to 50 ms), so the event loop keeps answering clicks meanwhile; the
         session lock, held by the caller, keeps this game unchanged until the move lands.
         """
-        game = self.game
+        game = self.state.game
         assert game is not None
         events: list[ev.Event] = []
         for _ in range(4):
-            move = await self._think(strategy, game.view_for(player))
-            events += game.apply(player, move)
+            move = await self._think(strategy, view_for(game, player))
+            events += self.state.play(player, move)
             if not isinstance(move, CallUno | Catch):
                 break
         return events
@@ -685,7 +482,7 @@ class GameSession:
             return await self._play_for(player, strategy)
         except Exception:
             log.exception("session %s: computer player %s failed", self.id, player)
-            game = self.game
+            game = self.state.game
             assert game is not None
             return game.auto_play(player)
 
@@ -698,26 +495,26 @@ class GameSession:
         if delay:
             await asyncio.sleep(delay)
         async with self.lock:
-            game, player = self._turn_due(serial)
-            if game is None or player is None:
+            player = self._turn_due(serial)
+            if player is None:
                 return
             events = await self._play_or_fall_back(player, self._strategy(player))
             self._record(events, player, turn_move=True)
             self.saving()
 
-    def _turn_due(self, serial: int) -> tuple[Game | None, str | None]:
-        """The game and the player whose turn a timer started at ``serial`` is still for."""
-        game = self.game
-        if self.closed or game is None or serial != self.serial or game.phase in TERMINAL:
-            return None, None
-        return game, game.current_player
+    def _turn_due(self, serial: int) -> str | None:
+        """The player whose turn a timer started at ``serial`` is still for, if any."""
+        state = self.state
+        if state.closed or state.game is None or serial != state.serial or state.round_over:
+            return None
+        return state.game.current_player
 
     def _watch_for_forgotten_uno(self) -> None:
-        game = self.game
-        if game is None or not any(self.is_ai(p) for p in game.players):
+        game = self.state.game
+        if game is None or not any(self.state.is_ai(p) for p in game.players):
             return
         target = game.catchable()
-        if target is not None and not self.is_ai(target):
+        if target is not None and not self.state.is_ai(target):
             self.manager.spawn(self._ai_catch(target), f"catch-{self.id}")
 
     async def _ai_catch(self, target: str) -> None:
@@ -726,49 +523,48 @@ class GameSession:
         if delay:
             await asyncio.sleep(delay)
         async with self.lock:
-            game = self.game
-            if self.closed or game is None or game.catchable() != target:
+            game = self.state.game
+            if self.state.closed or game is None or game.catchable() != target:
                 return
-            for player in [p for p in game.players if self.is_ai(p)]:
+            for player in [p for p in game.players if self.state.is_ai(p)]:
                 catch = wants_to_catch(
-                    game.view_for(player), self.ai_rng, self.manager.settings.ai_catch_rate
+                    view_for(game, player), self.ai_rng, self.manager.settings.ai_catch_rate
                 )
                 if catch is not None:
-                    self._record(game.apply(player, catch), player, turn_move=False)
+                    self._record(self.state.play(player, catch), player, turn_move=False)
                     self.saving()
                     return
 
+    # ------------------------------------------------------------------ timers
+
     async def _turn_timer(self, serial: int) -> None:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.turn_timeout
+        timeout = self.state.turn_timeout
+        deadline = loop.time() + timeout
         reminder = self.manager.settings.turn_reminder
-        if 0 < reminder < self.turn_timeout:
+        if 0 < reminder < timeout:
             await asyncio.sleep(reminder)
-            left = self.turn_timeout - reminder
-            self.manager.spawn(self._remind(serial, left), f"remind-{self.id}")
+            self.manager.spawn(self._remind(serial, timeout - reminder), f"remind-{self.id}")
         await asyncio.sleep(max(0.0, deadline - loop.time()))
         async with self.lock:
-            game, player = self._turn_due(serial)
-            if game is None or player is None:
+            player = self._turn_due(serial)
+            game = self.state.game
+            if player is None or game is None:
                 return
-            if self.ai_takeover:
+            if self.state.ai_takeover:
                 events = await self._play_or_fall_back(player, strategy_for("normal", 0.0))
             else:
                 events = game.auto_play(player)
-            count = self.timeouts_in_row.get(player, 0) + 1
-            self.log.append(f"⏰ {self.name(player)} ran out of time.")
-            if count >= TIMEOUTS_BEFORE_REMOVAL and game.phase not in TERMINAL:
-                events += game.remove_player(player, "was removed after 3 timeouts in a row")
-            self._record(events, None, turn_move=True)
-            self.timeouts_in_row[player] = count
+            self.state.log.append(f"⏰ {self.name(player)} ran out of time.")
+            self._record(self.state.timed_out(player, events), None, turn_move=True)
             self.saving()
 
     async def _remind(self, serial: int, left: float) -> None:
         """Ping the person whose turn it still is, in a message of its own: Discord does not
         notify for a mention added to the table by an edit."""
-        game, player = self._turn_due(serial)
-        seat = next((s for s in self.seats if s.player_id == player), None)
-        if game is None or seat is None or seat.user_id is None or self.reminder_id:
+        player = self._turn_due(serial)
+        seat = None if player is None else self.state.seat_of_player(player)
+        if seat is None or seat.user_id is None or self.state.reminder_id:
             return
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         text = (
@@ -784,19 +580,20 @@ class GameSession:
             log.warning("session %s: turn reminder failed: %s", self.id, exc)
             return
         async with self.lock:
-            if self._turn_due(serial)[1] != player or self.reminder_id is not None:
+            if self._turn_due(serial) != player or self.state.reminder_id is not None:
                 # The turn ended while the reminder was on its way.
                 self.manager.spawn(self._delete_message(message.id), f"unremind-{self.id}")
                 return
-            self.reminder_id = message.id
+            self.state.reminder_id = message.id
             # Saved, so a restart in the middle of the turn still deletes it.
             self.saving()
 
     def _clear_reminder(self) -> None:
         """Delete the turn reminder, if one is up (its turn is over)."""
-        if self.reminder_id is None:
+        message_id = self.state.reminder_id
+        if message_id is None:
             return
-        message_id, self.reminder_id = self.reminder_id, None
+        self.state.reminder_id = None
         self.manager.spawn(self._delete_message(message_id), f"unremind-{self.id}")
 
     async def _delete_message(self, message_id: int) -> None:
@@ -809,40 +606,22 @@ class GameSession:
 
     def _schedule_next_round(self) -> None:
         self._cancel(self._round_task)
-        assert self.game is not None
-        round_no = self.game.round_no
-        self._round_task = self.manager.spawn(self._next_round_later(round_no), f"round-{self.id}")
+        game = self.state.game
+        assert game is not None
+        self._round_task = self.manager.spawn(
+            self._next_round_later(game.round_no), f"round-{self.id}"
+        )
 
     async def _next_round_later(self, round_no: int) -> None:
-        await asyncio.sleep(self.next_round_delay)
+        await asyncio.sleep(self.state.next_round_delay)
         async with self.lock:
-            game = self.game
-            if self.closed or game is None or game.phase is not Phase.ROUND_OVER:
+            game = self.state.game
+            if self.state.closed or game is None or game.phase is not Phase.ROUND_OVER:
                 return
             if game.round_no == round_no:
                 self._begin_next_round()
                 self.request_table_update()
                 self.saving()
-
-    def _begin_next_round(self) -> None:
-        assert self.game is not None
-        self._cancel(self._round_task)
-        self.revision += 1
-        events = self.game.start_next_round()
-        self.log.clear()
-        self.log.extend(narrate(events, self.name))
-        self.serial += 1
-        self._after_state_change()
-
-    async def remove_player(self, player: str, reason: str) -> None:
-        """Take a player out of the running game (leave, kick); the engine decides the rest."""
-        assert self.game is not None
-        events = self.game.remove_player(player, reason)
-        if not self.humans_in_game and self.game.phase is not Phase.ABANDONED:
-            for ai in list(self.game.players)[:-1]:
-                events += self.game.remove_player(ai, "left: no people are playing any more")
-        self._record(events, None, turn_move=True)
-        self.saving()
 
     # ------------------------------------------------------------------ closing
 
@@ -868,7 +647,8 @@ class GameSession:
 
     def stop_timers(self) -> None:
         """Mark the session closed and cancel its turn, lobby and next-round timers."""
-        self.closed = True
+        self.state.closed = True
+        self.state.revision += 1
         for task in (self._turn_task, self._lobby_task, self._round_task):
             self._cancel(task)
         self._clear_reminder()
@@ -885,53 +665,46 @@ class GameSession:
                 self._cancel(task)
 
 
-def _on_its_message(session: GameSession, interaction: Interaction, scope: str) -> bool:
+def _on_its_message(session: GameSession, interaction: Interaction, click: Click) -> bool:
     """Whether a click's id belongs on the message it came from: hand buttons live on
     ephemeral hands, lobby and table buttons on the session's public message."""
     message = interaction.message
     if message is None:
         return False
-    if scope == "h":
+    if isinstance(click, HandClick):
         return message.flags.ephemeral
-    return not message.flags.ephemeral and message.id == session.message_id
+    return not message.flags.ephemeral and message.id == session.state.message_id
 
 
-def can_moderate(interaction: Interaction) -> bool:
-    """Manage Channels or Manage Server in this channel."""
-    perms = interaction.permissions
-    return perms.manage_channels or perms.manage_guild
-
-
-def private_notice(events: list[ev.Event], player: str, name: Callable[[str], str]) -> str:
-    """What only ``player`` learns from their move: the cards they drew, a revealed hand."""
-    notes: list[str] = []
-    for event in events:
-        if isinstance(event, ev.CardsDrawn) and event.player == player and event.faces:
-            notes.append("You drew " + faces_text(event.faces, 300) + ".")
-        elif isinstance(event, ev.ChallengeResolved) and event.challenger == player:
-            verdict = "bluffed" if event.guilty else "played it legally"
-            hand = faces_text(event.hand, 600) or "no cards"
-            notes.append(f"{name(event.challenged)} {verdict}. Their hand: {hand}.")
-        elif isinstance(event, ev.CardPlayed) and event.player == player:
-            notes.append(f"You played {card_text(event.face)}.")
-    return " ".join(notes)[:2000]
+def _what(interaction: Interaction) -> str:
+    """The click or command an interaction was, for a log line."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return f"click {data.get('custom_id', '?')}"
 
 
 class SessionManager:
     """Every session of this bot, by channel and by id; spawns their background tasks."""
 
-    def __init__(self, bot: UnoBot) -> None:
-        """An empty manager for ``bot``."""
+    def __init__(self, bot: Messenger, settings: Settings) -> None:
+        """An empty manager that talks to Discord through ``bot``."""
         self.bot = bot
-        self.settings = bot.settings
+        self.settings = settings
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         # Installed by the bot once the store is open; without it nothing is saved.
         self.persistence: Persistence | None = None
         self.thinker = Thinker()
-        # Every table edit of this process goes through one budget (Discord's global limit).
-        share = process_share(self.settings.table_edits_per_second, self.settings.bot_processes)
+        # Every table edit of this process goes through one budget (Discord's global limit),
+        # the share of its shards when it is one process of a shard cluster.
+        shards = settings.shard_id_list
+        share = process_share(
+            settings.table_edits_per_second,
+            len(shards) if shards else 1,
+            settings.shard_count if shards and settings.shard_count else 1,
+        )
         self.edits = EditBudget(share, self.settings.table_edit_interval)
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
@@ -958,16 +731,18 @@ class SessionManager:
     ) -> GameSession:
         """A new lobby in the interaction's channel, hosted by the user."""
         assert interaction.channel_id is not None
-        host = Seat.human(interaction.user)
-        session = GameSession(
-            self,
+        host = Seat(str(interaction.user.id), interaction.user.display_name)
+        state = TableState(
             self.new_id(),
             interaction.guild_id,
             interaction.channel_id,
             host,
             rules,
             turn_timeout,
+            self.settings.next_round_delay,
+            discord.utils.utcnow(),
         )
+        session = GameSession(self, state)
         self.register(session)
         session.touch_lobby()
         return session
@@ -978,7 +753,7 @@ class SessionManager:
             del self.by_channel[session.channel_id]
         self.by_id.pop(session.id, None)
         if self.persistence is not None:
-            self.persistence.finished(session)
+            self.persistence.finished(session.state)
 
     def finish(self, session: GameSession) -> None:
         """A match ended or was abandoned: free the channel once the table is updated."""
@@ -992,16 +767,27 @@ class SessionManager:
 
     async def restore(self, persistence: Persistence) -> tuple[int, int]:
         """Bring back the live games, then the open lobbies; returns how many of each."""
-        games = await persistence.restore(self)
-        for session in games:
+        games = await persistence.restore()
+        for state in games.tables:
+            session = GameSession(self, state)
             self.register(session)
             session.resume()
+        for channel_id in games.lost_channels:
+            self.spawn(
+                self.announce(
+                    channel_id,
+                    "A game in this channel could not be resumed after the bot restarted, "
+                    "so it has ended. Rounds already scored still count.",
+                ),
+                f"announce-{channel_id}",
+            )
         # After the games: a lobby saved for a channel that has a live game is dropped.
-        lobbies = await persistence.restore_lobbies(self)
-        for session in lobbies:
+        lobbies = await persistence.restore_lobbies(set(self.by_channel), set(self.by_id))
+        for state in lobbies:
+            session = GameSession(self, state)
             self.register(session)
             session.resume_lobby()
-        return len(games), len(lobbies)
+        return len(games.tables), len(lobbies)
 
     async def announce(self, channel_id: int, text: str) -> None:
         """Post a short notice in a channel (used when a game cannot be resumed)."""
@@ -1011,48 +797,64 @@ class SessionManager:
         except discord.HTTPException as exc:
             log.warning("could not post in channel %s: %s", channel_id, exc)
 
-    def persist(self, session: GameSession) -> asyncio.Future[bool]:
-        """Hand the session's state to the store's writer; done once it is written."""
+    def persist(self, state: TableState) -> asyncio.Future[bool]:
+        """Hand a table's state to the store's writer; done once it is written."""
         if self.persistence is None:
             nothing: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
             nothing.set_result(True)
             return nothing
-        return self.persistence.save(session)
+        return self.persistence.save(state)
 
-    async def handle_click(self, interaction: Interaction, scope: str, gid: str, rest: str) -> None:
-        """Route a button click to its session under the session's lock; always answer.
-
-        The answer goes out after the lock is released and the change is saved (or after
-        SAVE_WAIT, if the store is slow), so no click ever waits for the store under the lock.
-        """
-        session = self.by_id.get(gid)
+    async def click(self, interaction: Interaction, click: Click) -> None:
+        """Route a button click to its session; always answer (see ``run``)."""
+        session = self.by_id.get(click.session)
         if session is None or session.channel_id != interaction.channel_id:
             await reply(interaction, STALE_CLICK)
             return
-        if not _on_its_message(session, interaction, scope):
+        if not _on_its_message(session, interaction, click):
             await reply(interaction, MISPLACED_CLICK)
             return
-        before = session.revision
+        await self.run(interaction, session, lambda: self._dispatch(session, interaction, click))
+
+    async def run(
+        self,
+        interaction: Interaction,
+        session: GameSession,
+        work: Callable[[], Coroutine[Any, Any, Answer | None]],
+    ) -> None:
+        """Do a click's or command's ``work`` under the session's lock; always answer.
+
+        A ``TableError`` is answered here, once, as a short private line. The answer to a
+        change goes out after the lock is released and the change is saved (or after
+        SAVE_WAIT, if the store is slow), so nothing waits for the store under the lock.
+        """
+        before = session.state.revision
         try:
             async with session.lock:
-                answer: Answer | None = None
-                if session.closed:
-                    await reply(interaction, STALE_CLICK)
-                elif scope == "l":
-                    answer = await session.lobby_click(interaction, rest)
-                elif scope == "t":
-                    answer = await session.table_click(interaction, rest)
-                else:
-                    answer = await session.hand_click(interaction, rest)
+                if session.state.closed:
+                    raise TableError(STALE_CLICK)
+                answer = await work()
             if answer is not None:
                 await session.saved()
                 await answer()
+        except TableError as refusal:
+            await reply(interaction, refusal.reason)
         except Exception:
-            log.exception("session %s: click %s:%s failed", gid, scope, rest)
-            changed = session.revision != before
+            log.exception("session %s: %s failed", session.id, _what(interaction))
+            changed = session.state.revision != before
             text = CHANGED_BUT_FAILED if changed else UNCHANGED_AND_FAILED
             with contextlib.suppress(discord.HTTPException):
                 await reply(interaction, text)
+
+    @staticmethod
+    async def _dispatch(
+        session: GameSession, interaction: Interaction, click: Click
+    ) -> Answer | None:
+        if isinstance(click, LobbyClick):
+            return await session.on_lobby(interaction, click)
+        if isinstance(click, TableClick):
+            return await session.on_table(interaction, click)
+        return await session.on_hand(interaction, click)
 
     async def shutdown(self) -> None:
         """Let in-flight clicks finish, stop every timer and the thinking thread, then give

@@ -6,23 +6,18 @@ import asyncio
 import logging
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sessions import reply
+from bot.client import UnoBot
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
-from bot.ui.render import button_view
-from bot.ui.text import safe_name
-
-if TYPE_CHECKING:
-    from bot.client import UnoBot
+from bot.ui.respond import Interaction, button_view, reply, safe_name
 
 log = logging.getLogger(__name__)
-Interaction = discord.Interaction[Any]
 
 PAGE_SIZE = 10
 # Under Discord's 3 s answer window: a read still waiting on a busy database gets a polite
@@ -300,6 +295,14 @@ class LeaderboardCog(commands.Cog):
 
     def __init__(self, bot: UnoBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Register the page buttons, so old leaderboards keep paging after a restart."""
+        self.bot.add_dynamic_items(LeaderboardButton)
+
+    async def cog_unload(self) -> None:
+        """Stop routing the page buttons here."""
+        self.bot.remove_dynamic_items(LeaderboardButton)
 
     @app_commands.command(name="leaderboard", description="Top UNO players, 10 per page")
     @app_commands.describe(

@@ -4,25 +4,26 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any, get_args
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.ai import Difficulty
+from bot.client import UnoBot
+from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
 from bot.engine import RuleSet
+from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
-from bot.sessions import MAX_SEATS, GameSession, can_moderate, reply
+from bot.sessions import Answer, GameSession, SessionManager
+from bot.table import MAX_SEATS, TableError
 from bot.ui import render
-from bot.ui.text import safe_name
-
-if TYPE_CHECKING:
-    from bot.client import UnoBot
+from bot.ui.buttons import TableClick, UnoButton
+from bot.ui.render import add_field
+from bot.ui.respond import Interaction, can_moderate, reply, safe_name
 
 log = logging.getLogger(__name__)
-Interaction = discord.Interaction[Any]
 
 FLIP_RULES_TEXT = (
     "**UNO Flip.** Match the top card by colour, number or symbol, or play a wild. "
@@ -52,7 +53,6 @@ CLASSIC_RULES_TEXT = (
 # The options' limits, as synced to Discord and checked again here: a modified client or a
 # direct API call can send anything.
 TARGET_MIN, TARGET_MAX = 50, 5000
-TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX = 15, 600
 MAX_AI = MAX_SEATS - 1
 MAX_AI_NAME = 100  # longer than any computer player's name or id
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -136,20 +136,30 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         super().__init__()
 
     @property
-    def sessions(self) -> Any:
+    def sessions(self) -> SessionManager:
         """The bot's session manager."""
         return self.bot.sessions
 
+    async def cog_load(self) -> None:
+        """Register the table's buttons, so clicks on any of its messages reach the sessions
+        (also messages from before a restart)."""
+        self.bot.add_dynamic_items(UnoButton)
+
+    async def cog_unload(self) -> None:
+        """Stop routing the table's buttons here."""
+        self.bot.remove_dynamic_items(UnoButton)
+
     def _session(self, interaction: Interaction) -> GameSession | None:
-        session: GameSession | None = self.sessions.by_channel.get(interaction.channel_id)
-        return session
+        if interaction.channel_id is None:
+            return None
+        return self.sessions.by_channel.get(interaction.channel_id)
 
     async def _hosted_session(self, interaction: Interaction, action: str) -> GameSession | None:
         """The channel's session if the user hosts it; else None, and the user is told why."""
         session = self._session(interaction)
         if session is None:
             await reply(interaction, "No game is open in this channel.")
-        elif interaction.user.id != session.host_id:
+        elif interaction.user.id != session.state.host_id:
             await reply(interaction, f"Only the host can {action}.")
         else:
             return session
@@ -246,14 +256,17 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             return
         timeout = lobby.turn_timeout or self.bot.settings.turn_timeout
         session = self.sessions.open_lobby(interaction, rules, timeout)
-        session.ai_difficulty = lobby.ai_difficulty
-        session.ai_takeover = lobby.ai_takeover
+        state = session.state
+        state.ai_difficulty = lobby.ai_difficulty
+        state.ai_takeover = lobby.ai_takeover
         for _ in range(lobby.ai):
-            session.add_ai(lobby.ai_difficulty)
+            state.add_ai(lobby.ai_difficulty)
         async with session.lock:
             shown = session.render_public()
-            response = await interaction.response.send_message(embed=shown.embed, view=shown.view)
-            session.message_id = response.message_id
+            response = await interaction.response.send_message(
+                embed=shown.embed, view=shown.view or discord.utils.MISSING
+            )
+            state.message_id = response.message_id
             # Saved once the message exists: a restored lobby needs its message to edit.
             session.saving()
 
@@ -263,11 +276,11 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     async def hand(self, interaction: Interaction) -> None:
         """Reopen your ephemeral hand."""
         session = self._session(interaction)
-        if session is None or session.game is None:
+        if session is None or session.state.game is None:
             await reply(interaction, "No game is being played in this channel.")
             return
-        async with session.lock:
-            await session.table_click(interaction, "hand")
+        hand = TableClick(session.id, "hand")
+        await self.sessions.run(interaction, session, lambda: session.on_table(interaction, hand))
 
     @app_commands.command(name="status", description="Show this channel's game (only to you)")
     async def status(self, interaction: Interaction) -> None:
@@ -284,11 +297,11 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     async def rules(self, interaction: Interaction) -> None:
         """A short rules text plus this game's settings."""
         session = self._session(interaction)
-        variant = session.rules.variant if session else "flip"
+        variant = session.state.rules.variant if session else "flip"
         text = FLIP_RULES_TEXT if variant == "flip" else CLASSIC_RULES_TEXT
         embed = discord.Embed(title="Rules", description=text)
         if session is not None:
-            embed.add_field(name="This game", value=render.rules_summary(session), inline=False)
+            add_field(embed, "This game", render.rules_summary(session.state))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="leave", description="Leave the lobby or game in this channel")
@@ -298,10 +311,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         if session is None:
             await reply(interaction, "No game is open in this channel.")
             return
-        async with session.lock:
-            text = await self._remove(session, interaction, interaction.user.id, "left the game")
-        await session.saved()
-        await reply(interaction, text)
+        user_id = interaction.user.id
+        await self.sessions.run(
+            interaction,
+            session,
+            lambda: self._remove(session, interaction, user_id, "left the game"),
+        )
 
     @app_commands.command(name="kick", description="Host: remove a player from this game")
     @app_commands.describe(player="The player to remove")
@@ -313,10 +328,11 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         if player.id == interaction.user.id:
             await reply(interaction, "Use /uno leave to leave, or /uno end to end the game.")
             return
-        async with session.lock:
-            text = await self._remove(session, interaction, player.id, "was removed by the host")
-        await session.saved()
-        await reply(interaction, text)
+        await self.sessions.run(
+            interaction,
+            session,
+            lambda: self._remove(session, interaction, player.id, "was removed by the host"),
+        )
 
     @app_commands.command(
         name="remove-ai", description="Host: take a computer player out of the lobby or game"
@@ -330,8 +346,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         session = await self._hosted_session(interaction, "remove computer players")
         if session is None:
             return
-        async with session.lock:
-            seats = session.ai_seats
+
+        async def remove() -> Answer:
+            assert session is not None
+            seats = session.state.ai_seats
             if name is not None:
                 wanted = name.strip().casefold()
                 seats = [s for s in seats if s.player_id == wanted or wanted in s.name.casefold()]
@@ -339,12 +357,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 missing = (
                     "There is no computer player" if name is None else f"No '{safe_name(name)}'"
                 )
-                await reply(interaction, f"{missing} at this table.")
-                return
+                raise TableError(f"{missing} at this table.")
             seat = seats[-1]
-            await session.remove_ai(seat)
-        await session.saved()
-        await reply(interaction, f"{seat.name} was removed.")
+            await session.remove_ai(seat, interaction.user.id)
+            return lambda: reply(interaction, f"{seat.name} was removed.")
+
+        await self.sessions.run(interaction, session, remove)
 
     @remove_ai.autocomplete("name")
     async def _computer_players(
@@ -356,30 +374,33 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         typed = current.casefold()
         return [
             app_commands.Choice(name=seat.name, value=seat.player_id)
-            for seat in session.ai_seats
+            for seat in session.state.ai_seats
             if typed in seat.name.casefold()
         ][:25]
 
     async def _remove(
         self, session: GameSession, interaction: Interaction, user_id: int, reason: str
-    ) -> str:
-        """Take ``user_id`` out of the lobby or game; the line to answer with."""
-        seat = session.seat_of(user_id)
+    ) -> Answer:
+        """Take ``user_id`` out of the lobby or game; answers with what happened."""
+        state = session.state
+        seat = state.seat_of(user_id)
         you = user_id == interaction.user.id
-        if session.game is None:
+        if state.game is None:
             if seat is None:
-                return "You are not in this lobby." if you else "Not in lobby."
-            if await session.remove_seat(seat, f"{safe_name(seat.name)} {reason}."):
+                raise TableError("You are not in this lobby." if you else "Not in lobby.")
+            if await session.leave_lobby(seat, f"{safe_name(seat.name)} {reason}."):
                 session.saving()
                 session.request_table_update()
             else:
                 await session.show_closed()
-            return "Done." if not you else "You left the lobby."
-        if not session.in_game(user_id):
-            return "You are not playing." if you else "They are not playing."
-        await session.remove_player(str(user_id), reason)
-        name = session.name(str(user_id))
-        return "You left the game." if you else f"{name} was removed."
+            text = "Done." if not you else "You left the lobby."
+        else:
+            if not state.in_game(user_id):
+                raise TableError("You are not playing." if you else "They are not playing.")
+            await session.remove_player(str(user_id), reason)
+            name = session.name(str(user_id))
+            text = "You left the game." if you else f"{name} was removed."
+        return lambda: reply(interaction, text)
 
     @app_commands.command(name="end", description="End this channel's game (host or moderators)")
     async def end(self, interaction: Interaction) -> None:
@@ -388,7 +409,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         if session is None:
             await reply(interaction, "No game is open in this channel.")
             return
-        if interaction.user.id != session.host_id and not can_moderate(interaction):
+        if interaction.user.id != session.state.host_id and not can_moderate(interaction):
             await reply(
                 interaction, "Only the host or someone with Manage Channels can end the game."
             )

@@ -3,8 +3,8 @@
 Usage by the Discord layer::
 
     strategy = strategy_for("hard")
-    move = strategy.choose_move(game.view_for(ai_id), rng)   # when it is the AI's decision
-    catch = wants_to_catch(game.view_for(ai_id), rng, 0.5)   # any time someone forgot UNO
+    move = strategy.choose_move(view_for(game, ai_id), rng)   # when it is the AI's decision
+    catch = wants_to_catch(view_for(game, ai_id), rng, 0.5)   # any time someone forgot UNO
 
 ``choose_move`` calls UNO first when the AI holds two cards (call it again for the play), may
 catch a player who forgot (with the strategy's ``catch_rate``), and always returns a move from
@@ -14,18 +14,16 @@ catch a player who forgot (with the strategy's ``catch_rate``), and always retur
 from __future__ import annotations
 
 import random
-from typing import Literal, Protocol
+from typing import Protocol
 
 from bot.engine.moves import Move
+from bot.engine.players import DIFFICULTIES, Difficulty
 from bot.engine.view import PlayerView
 
 from .easy import EasyStrategy
 from .hard import HardStrategy
 from .normal import NormalStrategy
 from .table import DEFAULT_CATCH_RATE, wants_to_catch
-
-Difficulty = Literal["easy", "normal", "hard"]
-DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "normal", "hard")
 
 
 class Strategy(Protocol):

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Color, Face, Kind
-from bot.engine.game import TERMINAL_PHASES, AfterColor, Game, Phase
+from bot.engine.game import TERMINAL_PHASES, AfterColor, Game, Phase, shuffle
 from bot.engine.moves import (
     ACCEPT,
     CALL_UNO,
@@ -31,13 +30,14 @@ from bot.engine.moves import (
     SwapWith,
 )
 from bot.engine.rules import RuleSet
-from bot.engine.scoring import face_points
 from bot.engine.view import PlayerView
 
 from .knowledge import HandReading, edition_of, other_side, read_hand
 from .normal import NormalStrategy
 from .table import HITS_NEXT, seat_order
 
+# More cards than any hand can hold (a whole deck is at most 112).
+MAX_HAND = 1_000
 # A rollout that has not ended after this many moves is scored as undecided.
 MAX_ROLLOUT_MOVES = 400
 # Points won or lost are worth this fraction of a round win.
@@ -167,7 +167,7 @@ class Sampler:
 
     def _first_slots(self, reading: HandReading) -> dict[int, int]:
         """Per free card, the oldest place in the reading's hand it may fill."""
-        faces = self.template._faces[self.view.side]
+        faces = self.template.faces(self.view.side)
         by_face: dict[Face, int] = {}
         first: dict[int, int] = {}
         for card in self.free:
@@ -239,10 +239,10 @@ class Sampler:
                 else:
                     hand.append(card)
         rest = [c for c in self.free if c not in taken]
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         if pinned is None and top is None:
             top = rest.pop()
-        faces = self.template._faces[view.side]
+        faces = self.template.faces(view.side)
         for seat, count in open_counts:
             read = self.readings.get(seat)
             if read is None:
@@ -270,7 +270,7 @@ class Sampler:
         self, rng: random.Random, hands: list[list[int]], discard: list[int], draw_pile: list[int]
     ) -> Game:
         view, seats = self.view, self.seats
-        game = _clone(self.template, rng.getrandbits(32))
+        game = self.template.fork(rng.getrandbits(32))
         game.hands = hands
         game.discard = discard
         game.draw_pile = draw_pile
@@ -339,19 +339,6 @@ def _pick(
     return rng.choice(allowed) if allowed else None
 
 
-def _clone(template: Game, seed: int) -> Game:
-    """A fresh game sharing the template's immutable parts (deck, faces, cached moves)."""
-    game = Game.__new__(Game)
-    for name in Game.__slots__:
-        setattr(game, name, getattr(template, name))
-    game.rng = random.Random(seed)
-    game.scores = dict(template.scores)
-    game.rounds_won = dict(template.rounds_won)
-    game.history = []
-    game._legal_cache = None
-    return game
-
-
 def can_sample(view: PlayerView) -> bool:
     """Whether the decision can be rebuilt in a determinization.
 
@@ -399,24 +386,27 @@ def policy_move(game: Game, player: str) -> Move:
     seat = game.current
     if game.players[seat] != player:
         raise ValueError(f"{player} has nothing to decide")
-    # The engine's cached list, read only: the hot loop of every rollout.
-    legal = game._legal(seat)
+    legal = game.legal_moves(player)
+    # An identity scan: ``in`` would call the moves' dataclass __eq__ on every other move.
     for move in legal:
         if move is CALL_UNO:
             return CALL_UNO
     phase = game.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return _best_play(game, seat, legal)
     if phase is Phase.CHOOSE_COLOR:
         return ChooseColor(_best_color(game, seat))
     if phase is Phase.SWAP_TARGET:
         targets = [m for m in legal if isinstance(m, SwapWith)]
-        order = {game.players[game._next(seat, step)]: step for step in range(1, len(game.hands))}
+        order = {
+            game.players[game.next_seat(seat, step)]: step for step in range(1, len(game.hands))
+        }
         return min(targets, key=lambda m: (len(game.hand(m.target)), order[m.target]))
     if phase is Phase.PENALTY:
         stacks = [m for m in legal if isinstance(m, PlayCard)]
         if stacks:
-            return max(stacks, key=lambda m: face_points(game.face(m.card), game.rules.variant))
+            points = game.points()
+            return max(stacks, key=lambda m: points[m.card])
         source = game.penalty_source
         if (
             CHALLENGE in legal
@@ -428,17 +418,31 @@ def policy_move(game: Game, player: str) -> Move:
     return _drawn_move(game, seat, legal)
 
 
+def _fewest_other(hands: list[list[int]], seat: int) -> int:
+    """The smallest hand but ``seat``'s."""
+    sizes = list(map(len, hands))
+    sizes[seat] = MAX_HAND
+    return min(sizes)
+
+
 def _endgame(game: Game, seat: int) -> bool:
     hands = game.hands
-    fewest = min(len(h) for s, h in enumerate(hands) if s != seat)
-    return len(hands[seat]) <= 3 or fewest <= 2
+    return len(hands[seat]) <= 3 or _fewest_other(hands, seat) <= 2
 
 
 def _bluff(game: Game, seat: int, face: Face) -> bool:
-    if face.kind not in DRAW_WILD_KINDS or game.color is None:
-        return False
     color = game.color
-    return any(game.face(c).color is color for c in game.hands[seat])
+    if face.kind not in DRAW_WILD_KINDS or color is None:
+        return False
+    faces = game.faces()
+    return any(faces[c].color is color for c in game.hands[seat])
+
+
+# The rollout policy runs for every move of every rollout, so it reads the game's face and
+# points tables directly, counts colours with list.count (cheaper than a Counter for a hand)
+# and compares kinds against these aliases (an enum member lookup on its class is slow).
+_NUMBER, _REVERSE = Kind.NUMBER, Kind.REVERSE
+_PLAY = Phase.PLAY
 
 
 def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
@@ -446,40 +450,41 @@ def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
     plays = [m for m in legal if type(m) is PlayCard]
     if not plays:
         return DRAW
+    faces = game.faces()
     if len(plays) == 1:
         only = plays[0]
         assert isinstance(only, PlayCard)
-        return DRAW if _bluff(game, seat, game.face(only.card)) else only
+        return DRAW if _bluff(game, seat, faces[only.card]) else only
     hands = game.hands
     hand = hands[seat]
-    faces = [game.face(c) for c in hand]
-    fewest = min(len(h) for s, h in enumerate(hands) if s != seat)
+    colors = [faces[c].color for c in hand]
+    fewest = _fewest_other(hands, seat)
     danger = fewest <= 1
     endgame = len(hand) <= 3 or fewest <= 2
-    held = Counter(f.color for f in faces)
-    next_count = len(hands[game._next(seat)])
-    previous_count = len(hands[game._next(seat, -1)])
-    variant = game.rules.variant
+    step = game.direction
+    next_count = len(hands[(seat + step) % len(hands)])
+    previous_count = len(hands[(seat - step) % len(hands)])
+    points = game.points()
+    in_play = game.color
     best: Move = DRAW
     best_score = -math.inf
     for move in plays:
         assert isinstance(move, PlayCard)
-        face = game.face(move.card)
-        if face.kind is Kind.NUMBER or danger:
-            score = float(face_points(face, variant))
-        else:
-            score = ACTION_WEIGHT
-        if face.color is None:
-            if face.kind in DRAW_WILD_KINDS and held[game.color] > 0 and game.color is not None:
+        face = faces[move.card]
+        kind = face.kind
+        score = float(points[move.card]) if kind is _NUMBER or danger else ACTION_WEIGHT
+        color = face.color
+        if color is None:
+            if kind in DRAW_WILD_KINDS and in_play is not None and in_play in colors:
                 continue
             if not endgame:
                 score -= WILD_HOLD
         else:
-            score += SAME_COLOR_BONUS * (held[face.color] - 1)
+            score += SAME_COLOR_BONUS * (colors.count(color) - 1)
         if next_count <= 2:
-            if face.kind in HITS_NEXT:
+            if kind in HITS_NEXT:
                 score += HIT_NEXT_BONUS
-            elif face.kind is Kind.REVERSE and previous_count > next_count:
+            elif kind is _REVERSE and previous_count > next_count:
                 score += REVERSE_AWAY_BONUS
         if score > best_score:
             best, best_score = move, score
@@ -499,14 +504,15 @@ def _drawn_move(game: Game, seat: int, legal: list[Move]) -> Move:
 
 
 def _best_color(game: Game, seat: int) -> Color:
-    colors = COLORS_BY_SIDE[game.side]
-    held: Counter[Color | None] = Counter()
-    weight: Counter[Color | None] = Counter()
+    faces = game.faces()
+    points = game.points()
+    held: dict[Color | None, int] = {}
+    weight: dict[Color | None, int] = {}
     for card in game.hands[seat]:
-        face = game.face(card)
-        held[face.color] += 1
-        weight[face.color] += face_points(face, game.rules.variant)
-    return max(colors, key=lambda c: (held[c], weight[c]))
+        color = faces[card].color
+        held[color] = held.get(color, 0) + 1
+        weight[color] = weight.get(color, 0) + points[card]
+    return max(COLORS_BY_SIDE[game.side], key=lambda c: (held.get(c, 0), weight.get(c, 0)))
 
 
 def rollout_value(
@@ -550,18 +556,6 @@ def position_value(game: Game, player: str, point_value: float, exponent: float)
     return p_win * (1 + others * point_value) - (1 - p_win) * own * point_value
 
 
-def fork(game: Game, seed: int) -> Game:
-    """An independent copy of a determinization, its random draws reseeded with ``seed``."""
-    copy = _clone(game, seed)
-    copy.hands = [list(hand) for hand in game.hands]
-    copy.draw_pile = list(game.draw_pile)
-    copy.discard = list(game.discard)
-    copy.uno_declared = list(game.uno_declared)
-    copy.turn_log = [list(log) for log in game.turn_log]
-    copy.received = list(game.received)
-    return copy
-
-
 def run_rollouts(
     view: PlayerView,
     candidates: Sequence[Move],
@@ -596,7 +590,7 @@ def run_rollouts(
         seed = rng.getrandbits(32)
         deal = sampler.sample(random.Random(seed))
         for index in active:
-            game = fork(deal, seed)
+            game = deal.fork(seed)
             game.apply(view.player, candidates[index])
             values[index].append(rollout_value(game, view.player, point_value, depth, exponent))
         runs += len(active)

@@ -15,7 +15,8 @@ from .moves import (
     SwapWith,
 )
 from .rules import RuleSet
-from .view import OpponentView, PlayerView
+from .snapshot import dumps, loads
+from .view import OpponentView, PlayerView, public_view, view_for
 
 __all__ = [
     "Accept",
@@ -40,4 +41,8 @@ __all__ = [
     "RuleSet",
     "Side",
     "SwapWith",
+    "dumps",
+    "loads",
+    "public_view",
+    "view_for",
 ]

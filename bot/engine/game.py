@@ -1,9 +1,10 @@
 """The game: state, legal moves, applying moves, rounds and the match to the target.
 
 The state is plain Python (lists of card indices, ints, enums) so the hot path stays cheap;
-pydantic only validates the JSON snapshot at the boundary (see ``snapshot.py``). Every random
-choice comes from the seeded ``random.Random`` kept in the state, so a seed plus the moves
-replays a game exactly.
+pydantic only validates the JSON snapshot at the boundary. Readers of the state live beside it
+and import this module, never the reverse: ``view.py`` (``view_for``, what one player may know)
+and ``snapshot.py`` (``dumps``/``loads``, the saved JSON). Every random choice comes from the
+seeded ``random.Random`` kept in the state, so a seed plus the moves replays a game exactly.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from . import events as ev
 from .cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Card, Color, Face, Kind, Side
@@ -38,7 +39,6 @@ from .moves import (
 )
 from .rules import RuleSet, Variant
 from .scoring import face_points
-from .view import PlayerView, build_view
 
 HAND_SIZE = 7
 MIN_PLAYERS = 2
@@ -126,7 +126,8 @@ def _deck_tables(deck: tuple[Card, ...], variant: Variant) -> _DeckTables:
     return _DeckTables(deck, variant)
 
 
-def _shuffle(rng: random.Random, items: list[int]) -> None:
+def shuffle(rng: random.Random, items: list[int]) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle`` would, at half its cost."""
     # random.shuffle draw for draw (the same getrandbits calls, so a seed deals the same cards
     # and leaves the same RNG state), without its Python call per card: that halves the time of
     # a deal's shuffle, a tenth of a short round. A Random subclass keeps its own shuffle (the
@@ -160,6 +161,12 @@ class TurnRecord(NamedTuple):
     fewest_other: int
     # The seat's count of cards received this round when the turn was taken.
     received_at: int
+
+
+# Builds a TurnRecord from a tuple of its fields without NamedTuple's Python-level __new__.
+_new_tuple = tuple.__new__
+# Stands in for a seat's own hand while the smallest other hand is found: no hand is this big.
+_NO_HAND: list[int] = [0] * 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +315,11 @@ class Game:
         """The display name of ``player``."""
         return self._names.get(player, player)
 
+    @property
+    def names(self) -> dict[str, str]:
+        """A copy of the display names set by ``set_names``."""
+        return dict(self._names)
+
     def _reindex(self) -> None:
         self._seat = {player: seat for seat, player in enumerate(self.players)}
         self._legal_cache: tuple[int, list[Move]] | None = None
@@ -320,7 +332,7 @@ class Game:
         draws: list[tuple[str, Face]] = []
         while True:
             cards = list(range(len(self.deck)))
-            _shuffle(self.rng, cards)
+            shuffle(self.rng, cards)
             faces = {seat: self._faces[Side.LIGHT][cards[i]] for i, seat in enumerate(contenders)}
             draws.extend((self.players[seat], face) for seat, face in faces.items())
             best = max(face.number or 0 for face in faces.values())
@@ -352,6 +364,18 @@ class Game:
     def face(self, card: int, side: Side | None = None) -> Face:
         """The face of physical card ``card`` on ``side`` (default: the side in play)."""
         return self._faces[self.side if side is None else side][card]
+
+    def faces(self, side: Side | None = None) -> tuple[Face, ...]:
+        """Every physical card's face on ``side`` (default: the side in play), by card index."""
+        return self._faces[self.side if side is None else side]
+
+    def points(self, side: Side | None = None) -> tuple[int, ...]:
+        """Every physical card's points on ``side`` (default: the side in play), by index."""
+        return self._points[self.side if side is None else side]
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places after ``seat`` in the direction of play (back if negative)."""
+        return (seat + self.direction * steps) % len(self.players)
 
     def top_face(self) -> Face:
         """The face of the discard pile's top card on the side in play."""
@@ -390,14 +414,6 @@ class Game:
     def catchable(self) -> str | None:
         """The player who can be caught without UNO right now, if any."""
         return None if self.uno_exposed is None else self.players[self.uno_exposed]
-
-    def view_for(self, player: str) -> PlayerView:
-        """What ``player`` may know: own hand, public facts, in Flip the others' backs."""
-        return build_view(self, player)
-
-    def public_view(self) -> PlayerView:
-        """What a spectator sees: counts, and in Flip every hand's backs; no hand, no moves."""
-        return build_view(self, None)
 
     # ------------------------------------------------------------------ legal moves
 
@@ -524,9 +540,6 @@ class Game:
         if self.uno_exposed is not None and self.uno_exposed != seat:
             self.uno_exposed = None
 
-    def _next(self, seat: int, steps: int = 1) -> int:
-        return (seat + self.direction * steps) % len(self.players)
-
     def _start_turn(self, seat: int, out: list[ev.Event]) -> None:
         self.current = seat
         self.phase = _PLAY
@@ -534,7 +547,7 @@ class Game:
         out.append(self._turn_started[seat])
 
     def _pass_turn(self, seat: int, out: list[ev.Event]) -> None:
-        # _start_turn(_next(seat)) without the two calls: the commonest step of all.
+        # _start_turn(next_seat(seat)) without the two calls: the commonest step of all.
         seat = (seat + self.direction) % len(self.players)
         self.current = seat
         self.phase = _PLAY
@@ -542,9 +555,9 @@ class Game:
         out.append(self._turn_started[seat])
 
     def _skip_next(self, seat: int, out: list[ev.Event]) -> None:
-        victim = self._next(seat)
+        victim = self.next_seat(seat)
         out.append(ev.TurnSkipped(self.players[victim]))
-        self._start_turn(self._next(victim), out)
+        self._start_turn(self.next_seat(victim), out)
 
     def _reset_penalty(self) -> None:
         self.pending_draw = 0
@@ -598,16 +611,16 @@ class Game:
                 self._pass_turn(seat, out)
         elif kind is _SKIP_EVERYONE:
             for other in range(1, len(self.players)):
-                out.append(ev.TurnSkipped(self.players[self._next(seat, other)]))
+                out.append(ev.TurnSkipped(self.players[self.next_seat(seat, other)]))
             self._start_turn(seat, out)
         elif kind in DRAW_AMOUNT and color is not None:
             amount = DRAW_AMOUNT[kind]
             if self.rules.stacking:
                 stacked = self.phase is _PENALTY
                 self._set_penalty(seat, kind, amount, stacked, challengeable=False, out=out)
-                self._start_penalty(self._next(seat), out)
+                self._start_penalty(self.next_seat(seat), out)
             else:
-                victim = self._next(seat)
+                victim = self.next_seat(seat)
                 self._draw_cards(victim, amount, face.name(), out)
                 self._skip_next(seat, out)
         elif kind is _FLIP:
@@ -674,7 +687,7 @@ class Game:
             return
         elif kind in DRAW_AMOUNT:
             stacked = self.pending_draw if self.phase is Phase.PENALTY else 0
-            self._draw_cards(self._next(seat), DRAW_AMOUNT[kind] + stacked, face.name(), out)
+            self._draw_cards(self.next_seat(seat), DRAW_AMOUNT[kind] + stacked, face.name(), out)
         elif kind is Kind.WILD_SHUFFLE_HANDS:
             # Shuffle Hands deals the player new cards, so the round goes on.
             self._shuffle_hands(seat, out)
@@ -686,7 +699,10 @@ class Game:
         self.color = color
         log = self.turn_log[seat]
         if log and log[-1].played == self.discard[-1]:
-            log[-1] = log[-1]._replace(named=color)
+            # The record of the wild just played gets the colour named (as _replace would, at
+            # a fraction of its cost).
+            side, top, in_play, played, _, fewest, received = log[-1]
+            log[-1] = _new_tuple(TurnRecord, (side, top, in_play, played, color, fewest, received))
         out.append(ev.ColorChosen(self.players[seat], color))
         then = self.after_color
         if then is _NEXT_TURN:
@@ -694,9 +710,9 @@ class Game:
         elif then is _SAME_PLAYER:
             self._start_turn(seat, out)
         elif then is _PENALTY_NEXT:
-            self._start_penalty(self._next(seat), out)
+            self._start_penalty(self.next_seat(seat), out)
         else:
-            self._draw_until_color(self._next(seat), color, 0, out)
+            self._draw_until_color(self.next_seat(seat), color, 0, out)
             self._end_round(seat, out)
 
     def _accept(self, seat: int, out: list[ev.Event]) -> None:
@@ -779,14 +795,14 @@ class Game:
         old = self.hands
         rotated: list[list[int]] = [[] for _ in old]
         for seat, hand in enumerate(old):
-            rotated[self._next(seat)] = hand
+            rotated[self.next_seat(seat)] = hand
         self.hands = rotated
         self._hands_changed()
         out.append(ev.HandsRotated(self.direction))
 
     def _shuffle_hands(self, seat: int, out: list[ev.Event]) -> None:
         pool = [card for hand in self.hands for card in hand]
-        _shuffle(self.rng, pool)
+        shuffle(self.rng, pool)
         count = len(self.players)
         first = (seat + 1) % count  # dealt out from the player's left, like a deal
         hands: list[list[int]] = [[] for _ in range(count)]
@@ -807,11 +823,18 @@ class Game:
         self.received = [0] * len(self.players)
 
     def _record(self, seat: int, played: int) -> TurnRecord:
-        counts = list(map(len, self.hands))
-        counts[seat] = len(self.deck)  # not their own: no hand is that big
-        fewest = min(counts)
+        # This runs on every turn of every real game, so it avoids what costs most here: the
+        # seat's own hand is swapped for one bigger than any deck while min() reads the sizes
+        # (no list of sizes built), and the record is built as a tuple, without the Python-level
+        # __new__ that NamedTuple gives its class.
+        hands = self.hands
+        own = hands[seat]
+        hands[seat] = _NO_HAND
+        fewest = min(map(len, hands))
+        hands[seat] = own
         top = self.discard[-1]
-        return TurnRecord(self.side, top, self.color, played, None, fewest, self.received[seat])
+        fields = (self.side, top, self.color, played, None, fewest, self.received[seat])
+        return _new_tuple(TurnRecord, fields)
 
     def last_turn(self, seat: int) -> TurnRecord | None:
         """``seat``'s latest remembered turn this round (None: none since the memory reset)."""
@@ -837,7 +860,7 @@ class Game:
         # The side in play stays: the new draw pile lies active side down.
         top = self.discard.pop()
         pile = self.discard
-        _shuffle(self.rng, pile)
+        shuffle(self.rng, pile)
         self.draw_pile = pile
         self.discard = [top]
         out.append(ev.PileReshuffled(len(pile)))
@@ -894,7 +917,7 @@ class Game:
     def _deal_round(self, out: list[ev.Event]) -> None:
         count = len(self.players)
         pile = list(range(len(self.deck)))
-        _shuffle(self.rng, pile)
+        shuffle(self.rng, pile)
         self.hands = [[] for _ in range(count)]
         for _ in range(HAND_SIZE):
             for offset in range(1, count + 1):
@@ -917,7 +940,7 @@ class Game:
                 break
             # A draw-wild cannot start the round: put it back, shuffle, turn another.
             pile.append(starter)
-            _shuffle(self.rng, pile)
+            shuffle(self.rng, pile)
             reshuffled += 1
         self.discard.append(starter)
         face = light[starter]
@@ -1032,7 +1055,7 @@ class Game:
             self.penalty_challengeable = False
         cards = self.hands.pop(seat)
         self.draw_pile[:0] = cards
-        _shuffle(self.rng, self.draw_pile)
+        shuffle(self.rng, self.draw_pile)
         self.players.pop(seat)
         self.uno_declared.pop(seat)
         self.turn_log.pop(seat)
@@ -1142,38 +1165,106 @@ class Game:
             return f"{face.name()} does not match {top.name()} (colour in play: {color})."
         return "That move is not possible right now."
 
-    # ------------------------------------------------------------------ serialisation
+    # ------------------------------------------------------------------ copies and equality
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state (RNG included) as JSON-ready data."""
-        from .snapshot import dump_state
+    def fork(self, seed: int | None = None) -> Game:
+        """An independent copy for search: moves applied to one never show in the other.
 
-        return dump_state(self)
+        With ``seed`` the copy's random draws are reseeded (a search samples many futures);
+        otherwise it draws exactly what this game would. The deck and its lookup tables are
+        shared, being immutable. The copy's public state may be edited before its first move
+        (the AI deals the cards it cannot see into it).
+        """
+        copy = Game.__new__(Game)
+        copy.rules = self.rules
+        copy.seed = self.seed
+        if seed is None:
+            copy.rng = random.Random()
+            copy.rng.setstate(self.rng.getstate())
+        else:
+            copy.rng = random.Random(seed)
+        copy.deck = self.deck
+        copy.players = list(self.players)
+        copy.scores = dict(self.scores)
+        copy.rounds_won = dict(self.rounds_won)
+        copy.history = list(self.history)
+        copy.match_winner = self.match_winner
+        copy.round_no = self.round_no
+        copy.dealer = self.dealer
+        copy.phase = self.phase
+        copy.hands = [list(hand) for hand in self.hands]
+        copy.draw_pile = list(self.draw_pile)
+        copy.discard = list(self.discard)
+        copy.side = self.side
+        copy.color = self.color
+        copy.direction = self.direction
+        copy.current = self.current
+        copy.drawn_card = self.drawn_card
+        copy.after_color = self.after_color
+        copy.swap_then_color = self.swap_then_color
+        copy.pending_draw = self.pending_draw
+        copy.penalty_kind = self.penalty_kind
+        copy.penalty_source = self.penalty_source
+        copy.penalty_guilty = self.penalty_guilty
+        copy.penalty_challengeable = self.penalty_challengeable
+        copy.uno_declared = list(self.uno_declared)
+        copy.uno_exposed = self.uno_exposed
+        # Turn records are immutable tuples: copying each seat's list is enough.
+        copy.turn_log = [list(log) for log in self.turn_log]
+        copy.received = list(self.received)
+        copy.remember_turns = self.remember_turns
+        copy._faces = self._faces
+        copy._play_moves = self._play_moves
+        copy._playable = self._playable
+        copy._points = self._points
+        # Replaced, never changed in place, so sharing them is safe.
+        copy._names = self._names
+        copy._seat = self._seat
+        copy._turn_started = self._turn_started
+        # The copy may be edited before it moves: its legal moves are worked out afresh.
+        copy._legal_cache = None
+        return copy
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a game from ``to_dict`` output (validated)."""
-        from .snapshot import load_state
-
-        return load_state(data)
-
-    def model_dump_json(self) -> str:
-        """The whole state as a compact JSON string."""
-        from .snapshot import GameSnapshot
-
-        return GameSnapshot.model_validate(self.to_dict()).model_dump_json()
-
-    @classmethod
-    def model_validate_json(cls, text: str | bytes) -> Game:
-        """Rebuild a game from ``model_dump_json`` output; raises on invalid data."""
-        from .snapshot import GameSnapshot, load_snapshot
-
-        return load_snapshot(GameSnapshot.model_validate_json(text))
+    def _state(self) -> tuple[object, ...]:
+        # Everything the saved JSON holds (the RNG without its unused gauss slot), for __eq__.
+        return (
+            self.rules,
+            self.seed,
+            self.rng.getstate()[:2],
+            self._names,
+            self.players,
+            self.scores,
+            self.rounds_won,
+            self.history,
+            self.match_winner,
+            self.round_no,
+            self.dealer,
+            self.phase,
+            self.hands,
+            self.draw_pile,
+            self.discard,
+            self.side,
+            self.color,
+            self.direction,
+            self.current,
+            self.drawn_card,
+            self.after_color,
+            self.swap_then_color,
+            self.pending_draw,
+            self.penalty_kind,
+            self.penalty_source,
+            self.penalty_guilty,
+            self.penalty_challengeable,
+            self.uno_declared,
+            self.uno_exposed,
+            self.turn_log,
+            self.received,
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        return self.to_dict() == other.to_dict()
+        return self._state() == other._state()
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -1,16 +1,19 @@
-"""The JSON snapshot of a game: validated by pydantic where state crosses a boundary."""
+"""The saved form of a game: ``dumps(game)`` and ``loads(text)``, RNG state included.
+
+``loads(dumps(game)) == game``, and a game saved by any earlier version still loads (the format
+only grows optional fields). pydantic validates the JSON where state crosses a boundary; the
+game itself stays plain Python. This module reads the game and the game never reads it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from .cards import Color, Kind, Side
+from .game import AfterColor, Game, Phase, RoundResult, TurnRecord
 from .rules import RuleSet
-
-if TYPE_CHECKING:
-    from .game import Game
 
 SNAPSHOT_VERSION = 1
 
@@ -70,15 +73,25 @@ class GameSnapshot(BaseModel):
     received_since: list[int] = []
 
 
+def dumps(game: Game) -> str:
+    """The whole state as the compact JSON string the store saves."""
+    return GameSnapshot.model_validate(dump_state(game)).model_dump_json()
+
+
+def loads(text: str | bytes) -> Game:
+    """Rebuild a game from ``dumps`` output (any version); ValueError on invalid data."""
+    return load_snapshot(GameSnapshot.model_validate_json(text))
+
+
 def dump_state(game: Game) -> dict[str, Any]:
-    """Plain JSON-ready data for every field of ``game``."""
+    """Plain JSON-ready data for every field of ``game`` (what ``dumps`` writes, as a dict)."""
     version, internal, _gauss = game.rng.getstate()
     return {
         "version": SNAPSHOT_VERSION,
         "rules": game.rules.model_dump(),
         "seed": game.seed,
         "rng_state": [version, *internal],
-        "names": dict(game._names),
+        "names": game.names,
         "players": list(game.players),
         "scores": dict(game.scores),
         "rounds_won": dict(game.rounds_won),
@@ -128,15 +141,11 @@ def load_state(data: dict[str, Any]) -> Game:
 
 def load_snapshot(snap: GameSnapshot) -> Game:
     """Rebuild a game from a validated snapshot, checking the cards are all accounted for."""
-    from .game import AfterColor, Game, Phase
-
     game = Game(snap.players, snap.rules, snap.seed)
     game.rng.setstate((snap.rng_state[0], tuple(snap.rng_state[1:]), None))
     game.set_names(snap.names)
     game.scores = dict(snap.scores)
     game.rounds_won = dict(snap.rounds_won)
-    from .game import RoundResult
-
     game.history = [
         RoundResult(r.round_no, r.winner, r.side, dict(r.hand_points), dict(r.awarded))
         for r in snap.history
@@ -178,8 +187,6 @@ def _value(color: Color | None) -> str | None:
 
 def _load_memory(game: Game, snap: GameSnapshot) -> None:
     """The round memory from either form, or none from snapshots older than it."""
-    from .game import TurnRecord
-
     if snap.turn_log or snap.received:
         game.turn_log = [
             [TurnRecord(Side(t[0]), t[1], t[2], t[3], t[4], t[5], t[6]) for t in log]

@@ -1,15 +1,16 @@
-"""PlayerView: exactly what one player may know, for the UI and computer players."""
+"""PlayerView: exactly what one player may know, for the UI and computer players.
+
+``view_for(game, player)`` builds it; ``public_view(game)`` is a spectator's. This module reads
+the game and the game never reads it (no import circle).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .cards import Color, Face, Side
+from .game import Game, RoundResult
 from .moves import Move
-
-if TYPE_CHECKING:
-    from .game import Game, RoundResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,11 +115,21 @@ class PlayerView:
     discard_backs: tuple[Face, ...] | None = None
 
 
-def build_view(game: Game, player: str | None) -> PlayerView:
-    """What ``player`` may know of ``game`` (in Flip: the inactive side of others' cards).
+def view_for(game: Game, player: str) -> PlayerView:
+    """What ``player`` may know of ``game``: own hand, public facts, in Flip the others' backs.
 
-    ``player=None`` gives a spectator's view: every seat as an opponent, no hand, no moves.
+    IllegalMove if they are not playing.
     """
+    return _build(game, player)
+
+
+def public_view(game: Game) -> PlayerView:
+    """What a spectator sees: every seat as an opponent (counts, in Flip the backs), no hand,
+    no moves."""
+    return _build(game, None)
+
+
+def _build(game: Game, player: str | None) -> PlayerView:
     seat = -1 if player is None else game.seat_of(player)
     flip = game.rules.variant == "flip"
     back_side = Side.DARK if game.side is Side.LIGHT else Side.LIGHT

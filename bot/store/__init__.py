@@ -1,11 +1,12 @@
-"""Persistence for unoflip: games, rounds, standings, live-game snapshots and lobbies in SQLite.
+"""Persistence for unoflip: games, rounds, standings, live-game snapshots and lobbies.
 
-Open once in the bot's setup hook and close on shutdown::
+SQLite (one process, the default) or PostgreSQL (several processes sharing one database),
+behind the same repositories. Open once in the bot's setup hook and close on shutdown::
 
-    store = await Store.open(settings.db_path)       # WAL, foreign keys, migrations applied
+    store = await open_store("sqlite:///data/uno.db")    # or "postgresql://user@host:5432/db"
     game = await store.games.create_game(guild_id, channel_id, "flip", rules.model_dump_json(),
                                          [(anna_id, "Anna"), (ben_id, "Ben")])
-    await store.snapshots.save_snapshot(game.id, engine.model_dump_json(), ui_json)  # each move
+    await store.snapshots.save_snapshot(game.id, dumps(engine), ui_json)  # each move
     record = RoundRecord.from_engine(result, rules.scoring, engine.match_winner)  # "ai3" -> -3
     await store.games.record_round(game.id, record, snapshot=(state_json, ui_json))
     for live in await store.snapshots.load_live_games():   # at start-up
@@ -22,8 +23,9 @@ Every method is one coroutine and one transaction (all or nothing). record_round
 for a round number already recorded (a retry or double click), finish_game/abandon_game return
 False for a game that is no longer live. A lobby's row ends when it closes (lobbies.delete) or
 in the transaction that creates its game (create_game with lobby_session_id). A database that
-stays locked through every retry raises StoreBusyError, any other SQLite failure (disk full, I/O
-error) StoreIOError; nothing is ever dropped without an exception.
+stays locked (SQLite) or conflicting (PostgreSQL) through every retry raises StoreBusyError;
+a failing file (disk full, I/O error, read-only) or an unreachable PostgreSQL raises
+StoreIOError, and the next call connects again; nothing is ever dropped without an exception.
 
 Player ids are Discord user ids; a computer player "aiN" is stored as -N (store_player_id) with
 its table name ("AI Cara (hard)"). Its rounds are recorded like anyone's, but it never gets
@@ -53,7 +55,9 @@ from .models import (
     is_computer,
     store_player_id,
 )
-from .store import Store
+from .postgres import PostgresSettings
+from .shards import Shards, ShardTakenError
+from .store import Store, describe_url, open_store
 
 __all__ = [
     "LATEST_VERSION",
@@ -66,15 +70,20 @@ __all__ = [
     "LeaderboardRow",
     "LiveGame",
     "PlayerStats",
+    "PostgresSettings",
     "RetryPolicy",
     "RoundRecord",
     "RoundScore",
     "SavedLobby",
     "SchemaTooNewError",
+    "ShardTakenError",
+    "Shards",
     "Store",
     "StoreBusyError",
     "StoreError",
     "StoreIOError",
+    "describe_url",
     "is_computer",
+    "open_store",
     "store_player_id",
 ]

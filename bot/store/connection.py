@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
+from .backend import Executed, Params, Row, Work, run_shielded
 from .errors import StoreBusyError, StoreIOError
 
 T = TypeVar("T")
@@ -19,14 +20,10 @@ log = logging.getLogger(__name__)
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
-
-
-@dataclass(frozen=True, slots=True)
-class Executed:
-    """What a write statement did: rows changed and the last inserted row id."""
-
-    rowcount: int
-    lastrowid: int | None
+# Failures that can clear while the bot runs (the file made writable again, the disk freed, the
+# volume remounted) but that the connection that saw them may never recover from: a database
+# opened read-only stays read-only for the life of its connection.
+_REOPEN_CODES = frozenset({8, 10, 13, 14})  # READONLY, IOERR, FULL, CANTOPEN
 
 
 async def execute(
@@ -58,6 +55,12 @@ class RetryPolicy:
         return float(min(self.max_delay, self.first_delay * 2**attempt))
 
 
+def needs_reopen(error: sqlite3.Error) -> bool:
+    """Whether ``error`` is a fault that can clear, after which only a new connection writes."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _REOPEN_CODES
+
+
 def is_busy(error: sqlite3.Error) -> bool:
     """Whether ``error`` means another connection holds a lock (worth retrying)."""
     code = getattr(error, "sqlite_errorcode", None)
@@ -80,21 +83,66 @@ class ConnectionSettings:
     retry: RetryPolicy = RetryPolicy()
 
 
-Work = Callable[[aiosqlite.Connection], Awaitable[T]]
+class SqliteConnection:
+    """The aiosqlite connection as the repositories use it (see backend.Connection)."""
+
+    dialect: Literal["sqlite"] = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.raw = connection
+
+    async def execute(self, sql: str, params: Params = ()) -> Executed:
+        """Run one statement; rows changed and last row id."""
+        return await execute(self.raw, sql, params)
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement per parameter row."""
+        await self.raw.executemany(sql, rows)
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Every row of one query, in one round trip to the connection's thread."""
+        return list(await self.raw.execute_fetchall(sql, params))
 
 
-def _report_orphan(task: asyncio.Future[Any]) -> None:
-    """Log the failure of a transaction whose caller was cancelled (nobody else will)."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("store write failed after its caller was cancelled", exc_info=task.exception())
+async def _connect(path: str | Path, settings: ConnectionSettings) -> aiosqlite.Connection:
+    """A new connection to ``path`` with the store's pragmas applied."""
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves, so sqlite3 never opens
+    # a transaction behind our back.
+    connection = await aiosqlite.connect(str(path), isolation_level=None)
+    connection.row_factory = sqlite3.Row
+    try:
+        await execute(connection, f"PRAGMA busy_timeout = {int(settings.busy_timeout_ms)}")
+        await execute(connection, "PRAGMA journal_mode = WAL")
+        await execute(connection, "PRAGMA foreign_keys = ON")
+        await execute(connection, f"PRAGMA synchronous = {settings.synchronous}")
+    except BaseException:
+        await connection.close()
+        raise
+    return connection
 
 
 class Database:
-    """Serialises every use of the one connection; wraps work in retried transactions."""
+    """The SQLite backend: one connection, every use serialised, work in retried transactions.
 
-    def __init__(self, connection: aiosqlite.Connection, retry: RetryPolicy) -> None:
+    A failure that can clear (read-only file, I/O error, full disk) marks the connection stale:
+    the next use closes it and connects again with the same settings, so the first write after
+    the cause is gone succeeds instead of failing for the life of the process.
+    """
+
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        retry: RetryPolicy,
+        *,
+        path: str | Path = ":memory:",
+        settings: ConnectionSettings | None = None,
+    ) -> None:
         self.connection = connection
         self.retry = retry
+        self._path = str(path)
+        self._settings = settings or ConnectionSettings(retry=retry)
+        self._stale = False
+        self.dialect: Literal["sqlite"] = "sqlite"
         # One connection means one transaction at a time: statements from two coroutines
         # must never interleave inside the same BEGIN ... COMMIT.
         self._lock = asyncio.Lock()
@@ -102,19 +150,7 @@ class Database:
     @classmethod
     async def open(cls, path: str | Path, settings: ConnectionSettings) -> Database:
         """Connect to ``path`` (or ``":memory:"``) with WAL, foreign keys and a busy timeout."""
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so sqlite3 never opens
-        # a transaction behind our back.
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = sqlite3.Row
-        try:
-            await execute(connection, f"PRAGMA busy_timeout = {int(settings.busy_timeout_ms)}")
-            await execute(connection, "PRAGMA journal_mode = WAL")
-            await execute(connection, "PRAGMA foreign_keys = ON")
-            await execute(connection, f"PRAGMA synchronous = {settings.synchronous}")
-        except BaseException:
-            await connection.close()
-            raise
-        return cls(connection, settings.retry)
+        return cls(await _connect(path, settings), settings.retry, path=path, settings=settings)
 
     async def close(self) -> None:
         """Close the connection after any running transaction has finished."""
@@ -137,25 +173,33 @@ class Database:
         return await self._run(work, None)
 
     async def _run(self, work: Work[T], begin: str | None) -> T:
-        # Shielded: a caller cancelled mid-transaction (an interaction handler timing out)
-        # must neither leave BEGIN open on the shared connection nor lose a half-sent result.
-        task = asyncio.ensure_future(self._run_locked(work, begin))
+        return await run_shielded(self._run_locked(work, begin))
+
+    async def _reopen(self) -> None:
+        """Replace a stale connection by a new one (the caller holds the lock)."""
         try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError:
-            task.add_done_callback(_report_orphan)
-            raise
+            await self.connection.close()
+        except (sqlite3.Error, ValueError) as error:
+            log.debug("closing the stale connection failed: %s", error)
+        try:
+            self.connection = await _connect(self._path, self._settings)
+        except sqlite3.Error as error:
+            raise StoreIOError(f"database could not be reopened: {error}") from error
+        self._stale = False
+        log.warning("store connection to %s reopened after a write failure", self._path)
 
     async def _run_locked(self, work: Work[T], begin: str | None) -> T:
-        connection = self.connection
         async with self._lock:
+            if self._stale:
+                await self._reopen()
+            connection = self.connection
             for attempt in range(self.retry.attempts):
                 try:
                     if begin is None:
-                        return await work(connection)
+                        return await work(SqliteConnection(connection))
                     await execute(connection, begin)
                     try:
-                        result = await work(connection)
+                        result = await work(SqliteConnection(connection))
                         await execute(connection, "COMMIT")
                     except BaseException:
                         if connection.in_transaction:
@@ -164,6 +208,9 @@ class Database:
                     return result
                 except sqlite3.OperationalError as error:
                     if not is_busy(error):
+                        # An in-memory database cannot be reopened: it would come back empty.
+                        if needs_reopen(error) and self._path != ":memory:":
+                            self._stale = True
                         # Not worth a retry, but still the store's failure: callers that keep
                         # a game in memory through a busy store keep it through this too.
                         raise StoreIOError(f"database error: {error}") from error

@@ -10,6 +10,7 @@ from importlib import resources
 
 import aiosqlite
 
+from .backend import Dialect
 from .connection import execute
 from .errors import SchemaTooNewError
 
@@ -44,9 +45,15 @@ def _strip_comments(sql: str) -> str:
     return "".join(lines).strip().rstrip(";").strip()
 
 
-def load_migrations() -> list[Migration]:
-    """Every shipped migration, in version order; numbers must run 1, 2, 3, ..."""
+def load_migrations(dialect: Dialect = "sqlite") -> list[Migration]:
+    """Every shipped migration of one backend, in version order; numbers run 1, 2, 3, ...
+
+    SQLite's files are in ``migrations/``, PostgreSQL's (same numbers and names, its own
+    dialect) in ``migrations/postgres/``.
+    """
     folder = resources.files("bot.store").joinpath("migrations")
+    if dialect == "postgres":
+        folder = folder.joinpath("postgres")
     migrations = []
     for entry in folder.iterdir():
         match = _FILE_NAME.match(entry.name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -17,6 +16,7 @@ from pydantic import (
 
 from bot.engine import RoundResult
 from bot.engine.cards import Side as EngineSide
+from bot.engine.players import computer_number
 
 Variant = Literal["flip", "classic"]
 VariantFilter = Literal["flip", "classic", "all"]
@@ -27,9 +27,6 @@ Scope = Literal["guild", "global"]
 SortKey = Literal["points", "matches_won", "rounds_won"]
 
 
-_AI_PLAYER = re.compile(r"ai([1-9][0-9]*)")
-
-
 def store_player_id(engine_id: str) -> int:
     """The store's id of an engine player: a Discord id as is, computer player "aiN" as -N.
 
@@ -38,10 +35,10 @@ def store_player_id(engine_id: str) -> int:
     """
     if engine_id.isdigit():
         return int(engine_id)
-    ai = _AI_PLAYER.fullmatch(engine_id)
-    if ai is None:
+    number = computer_number(engine_id)
+    if number is None:
         raise ValueError(f"not a Discord id or computer player: {engine_id!r}")
-    return -int(ai[1])
+    return -number
 
 
 def is_computer(player_id: int) -> bool:

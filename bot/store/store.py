@@ -3,19 +3,31 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Generic, Literal
 
+from typing_extensions import TypeVar
+
+from .backend import Backend
 from .connection import ConnectionSettings, Database
+from .errors import StoreIOError
 from .migrate import migrate
+from .postgres import PostgresDatabase, PostgresSettings, describe
 from .repositories import (
     GameRepository,
     LobbyRepository,
     SnapshotRepository,
     StandingsRepository,
 )
+from .shards import ShardLease, Shards
+
+B = TypeVar("B", bound=Backend, default=Any)
 
 
-class Store:
-    """The bot's database: one aiosqlite connection shared by four repositories.
+class Store(Generic[B]):
+    """The bot's database, SQLite or PostgreSQL, behind the same four repositories.
+
+    Code above the store never asks which: ``Store`` means ``Store[Any]``; the backend type
+    is there for tests and tools that reach into one engine (``store.database``).
 
     ``store.games`` creates games and records rounds and results, ``store.snapshots`` saves
     and restores live games, ``store.lobbies`` saves and restores open lobbies,
@@ -24,16 +36,30 @@ class Store:
     backoff and raises StoreBusyError after the last attempt.
     """
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: B) -> None:
         self.database = database
         self.games = GameRepository(database)
         self.snapshots = SnapshotRepository(database)
         self.lobbies = LobbyRepository(database)
         self.standings = StandingsRepository(database)
+        self._lease: ShardLease | None = None
+
+    async def claim_shards(self, shards: Shards) -> None:
+        """Run as the process of ``shards``: restore only their servers' games and lobbies.
+
+        On PostgreSQL, holds a lease on each shard until close; ShardTakenError if another
+        live process holds one. A SQLite file serves one process, so it needs no lease.
+        """
+        if isinstance(self.database, PostgresDatabase):
+            self._lease = await ShardLease.acquire(self.database.dsn, shards)
+        self.snapshots.shards = shards
+        self.lobbies.shards = shards
 
     @classmethod
-    async def open(cls, path: str | Path, settings: ConnectionSettings | None = None) -> Store:
-        """Open (creating if needed) the database at ``path`` and apply pending migrations.
+    async def open(
+        cls, path: str | Path, settings: ConnectionSettings | None = None
+    ) -> Store[Database]:
+        """Open (creating if needed) the SQLite database at ``path`` and migrate it.
 
         ``":memory:"`` gives a private in-memory database (tests).
         """
@@ -43,8 +69,45 @@ class Store:
         except BaseException:
             await database.close()
             raise
-        return cls(database)
+        return Store(database)
+
+    @classmethod
+    async def open_postgres(
+        cls, dsn: str, settings: PostgresSettings | None = None
+    ) -> Store[PostgresDatabase]:
+        """Connect to PostgreSQL at ``dsn`` (``postgresql://user@host:port/db``) and migrate."""
+        return Store(await PostgresDatabase.open(dsn, settings))
 
     async def close(self) -> None:
-        """Close the connection; the store cannot be used afterwards."""
+        """Close the connections (and give up any shards); the store cannot be used afterwards."""
+        if self._lease is not None:
+            await self._lease.release()
+            self._lease = None
         await self.database.close()
+
+
+def sqlite_path(url: str) -> str:
+    """The file of a ``sqlite:///relative`` or ``sqlite:////absolute`` URL."""
+    return url.removeprefix("sqlite:///")
+
+
+def describe_url(url: str) -> str:
+    """Where a store URL points, without credentials (for log lines)."""
+    return f"SQLite file {sqlite_path(url)}" if url.startswith("sqlite:") else describe(url)
+
+
+async def open_store(
+    url: str, *, synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "NORMAL"
+) -> Store[Any]:
+    """Open the store a ``db_url`` names: ``sqlite:///path`` or ``postgresql://...``.
+
+    A SQLite file's folder is created if missing. ``synchronous`` applies to SQLite only.
+    """
+    if url.startswith("sqlite:///"):
+        path = sqlite_path(url)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return await Store.open(path, ConnectionSettings(synchronous=synchronous))
+    if url.startswith(("postgresql://", "postgres://")):
+        return await Store.open_postgres(url)
+    raise StoreIOError(f"unsupported db_url {url!r}: use sqlite:///path or postgresql://...")

@@ -1,16 +1,17 @@
 """Embeds and views for the lobby, the public table and the ephemeral hand.
 
-Everything here only renders a ``PlayerView`` or session facts; no rule is decided here.
-Every button is an ``UnoButton`` (a DynamicItem), so old messages keep working after a restart.
+Everything here draws from the table's state (read through the ``Table`` protocol below, which
+``bot.table.TableState`` satisfies) and a ``PlayerView``; no rule is decided here. Every
+button is an ``UnoButton`` whose custom_id the codec in ``buttons.py`` builds, so old messages
+keep working after a restart.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
 import discord
 
@@ -22,15 +23,21 @@ from bot.engine import (
     ChooseColor,
     Draw,
     Face,
+    Game,
     Move,
     Pass,
+    Phase,
     PlayCard,
     PlayerView,
+    RuleSet,
     SwapWith,
+    public_view,
 )
 from bot.engine.cards import Color, Kind, Side
 from bot.engine.view import HandCard
 
+from .buttons import HandClick, LobbyClick, TableClick, UnoButton
+from .respond import button_view, safe_name
 from .text import (
     COLOR_EMOJI,
     SIDE_NAMES,
@@ -39,16 +46,56 @@ from .text import (
     color_text,
     fit,
     plural,
-    safe_name,
     sort_key,
 )
 
-if TYPE_CHECKING:
-    from bot.sessions import GameSession
-
 Namer = Callable[[str], str]
 
-CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<game>[0-9a-z]+):(?P<rest>[0-9a-z:]*)")
+
+class SeatFacts(Protocol):
+    """What a drawing reads of a seat."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def ai(self) -> str | None: ...
+    @property
+    def user_id(self) -> int | None: ...
+
+
+class Table(Protocol):
+    """What a drawing reads of a table (``bot.table.TableState`` is one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def seats(self) -> Sequence[SeatFacts]: ...
+    @property
+    def host_id(self) -> int: ...
+    @property
+    def log(self) -> Sequence[str]: ...
+    @property
+    def turn_timeout(self) -> int: ...
+    @property
+    def ai_takeover(self) -> bool: ...
+    @property
+    def ai_difficulty(self) -> str: ...
+    @property
+    def next_round_delay(self) -> int: ...
+    @property
+    def game(self) -> Game | None: ...
+    def name(self, player: str) -> str: ...
+    def is_ai(self, player: str | None) -> bool: ...
+    def final_hands(self) -> list[tuple[str, list[Face], int]]: ...
+
+
+def shown_name(table: Table) -> Namer:
+    """The table's names made safe for message text (labels use them as chosen)."""
+    return lambda player: safe_name(table.name(player))
+
+
 MOVE_ROWS = 4  # rows 0-3 hold moves; row 4 holds UNO!/Catch/paging/refresh
 MOVES_PER_PAGE = MOVE_ROWS * 5
 # Discord's embed limits: a message with one over them is refused whole (400).
@@ -59,9 +106,6 @@ EMBED_DESCRIPTION_LIMIT = 4096
 EMBED_FOOTER_LIMIT = 2048
 EMBED_TOTAL_LIMIT = 6000
 BUTTON_LABEL_LIMIT = 80
-# A card id is an index into a deck of at most 112 cards; a page number is small. Longer
-# numbers in a custom_id are forged and refused before they reach the engine.
-MAX_NUMBER_DIGITS = 3
 EMBED_COLOR: dict[Side, int] = {Side.LIGHT: 0xF5C842, Side.DARK: 0x6B2FA0}
 
 SHORT_SYMBOL = {
@@ -80,63 +124,6 @@ SHORT_SYMBOL = {
     Kind.WILD_SWAP_HANDS: "W⇆",
     Kind.WILD_CUSTOMIZABLE: "W✎",
 }
-COLOR_CODE = {color: color.value[0] for color in Color} | {Color.PURPLE: "u"}
-CODE_COLOR = {code: color for color, code in COLOR_CODE.items()}
-
-
-class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
-    """Every unoflip button; the custom_id names the session and the action, never the user."""
-
-    def __init__(
-        self,
-        custom_id: str,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        row: int | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=custom_id,
-                label=label,
-                style=style,
-                emoji=emoji,
-                row=row,
-                disabled=disabled,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> UnoButton:
-        """Rebuild the button from a click on any message, old ones included."""
-        return cls(f"uno:{match['scope']}:{match['game']}:{match['rest']}")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the channel's session (which answers it, always)."""
-        match = CUSTOM_ID.fullmatch(self.item.custom_id or "")
-        assert match is not None
-        await interaction.client.sessions.handle_click(
-            interaction, match["scope"], match["game"], match["rest"]
-        )
-
-
-def button_view(buttons: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A timeout-less view holding ``buttons`` (callbacks come through the DynamicItem)."""
-    view = discord.ui.View(timeout=None)
-    for button in buttons:
-        view.add_item(button)
-    # Clicks reach UnoButton through the registered DynamicItem, never through this object, so
-    # it is stopped at once: discord.py then does not keep it (and a 15-minute timeout task per
-    # ephemeral hand) alive, which would pile up in memory over a busy evening.
-    view.stop()
-    return view
 
 
 # ---------------------------------------------------------------------- short forms
@@ -203,40 +190,51 @@ class Rendered:
         within_limits(self.embed)
 
 
-def lobby_message(session: GameSession) -> Rendered:
+def lobby_message(table: Table) -> Rendered:
     """The public lobby: players, settings and Join/Leave/Start/Cancel."""
-    title = "UNO Flip lobby" if session.rules.variant == "flip" else "UNO lobby"
+    title = "UNO Flip lobby" if table.rules.variant == "flip" else "UNO lobby"
     # A lobby's log holds only notices such as "the bot restarted"; the game starts it afresh.
-    notices = fit("\n".join(session.log), EMBED_DESCRIPTION_LIMIT) if session.log else None
+    notices = fit("\n".join(table.log), EMBED_DESCRIPTION_LIMIT) if table.log else None
     embed = discord.Embed(title=title, description=notices, color=EMBED_COLOR[Side.LIGHT])
     players = "\n".join(
-        f"{i}. {safe_name(seat.name)}{' (host)' if seat.user_id == session.host_id else ''}"
-        for i, seat in enumerate(session.seats, start=1)
+        f"{i}. {safe_name(seat.name)}{' (host)' if seat.user_id == table.host_id else ''}"
+        for i, seat in enumerate(table.seats, start=1)
     )
-    add_field(embed, f"Players ({len(session.seats)}/10)", players or "nobody yet", inline=True)
-    add_field(embed, "Rules", rules_summary(session))
+    add_field(embed, f"Players ({len(table.seats)}/10)", players or "nobody yet", inline=True)
+    add_field(embed, "Rules", rules_summary(table))
     embed.set_footer(
         text="Join, then the host presses Start (2 to 10 players). "
-        f"Add AI seats a {session.ai_difficulty} computer player."
+        f"Add AI seats a {table.ai_difficulty} computer player."
     )
-    gid = session.id
+    gid = table.id
     buttons = [
-        UnoButton(f"uno:l:{gid}:join", "Join", discord.ButtonStyle.success),
-        UnoButton(f"uno:l:{gid}:leave", "Leave", discord.ButtonStyle.secondary),
+        UnoButton(LobbyClick(gid, "join"), "Join", discord.ButtonStyle.success),
+        UnoButton(LobbyClick(gid, "leave"), "Leave", discord.ButtonStyle.secondary),
         UnoButton(
-            f"uno:l:{gid}:start",
+            LobbyClick(gid, "start"),
             "Start",
             discord.ButtonStyle.primary,
-            disabled=len(session.seats) < 2,
+            disabled=len(table.seats) < 2,
         ),
-        UnoButton(f"uno:l:{gid}:cancel", "Cancel", discord.ButtonStyle.danger),
-        UnoButton(f"uno:l:{gid}:addai", "Add AI", discord.ButtonStyle.secondary, "🤖", row=1),
+        UnoButton(LobbyClick(gid, "cancel"), "Cancel", discord.ButtonStyle.danger),
+        UnoButton(LobbyClick(gid, "addai"), "Add AI", discord.ButtonStyle.secondary, "🤖", row=1),
     ]
-    if any(seat.ai for seat in session.seats):
+    if any(seat.ai for seat in table.seats):
         buttons.append(
-            UnoButton(f"uno:l:{gid}:dropai", "Remove AI", discord.ButtonStyle.secondary, row=1)
+            UnoButton(LobbyClick(gid, "dropai"), "Remove AI", discord.ButtonStyle.secondary, row=1)
         )
     return Rendered(None, embed, button_view(buttons))
+
+
+def public_message(table: Table) -> Rendered:
+    """The public message as it should look now: the lobby, the table or the round's end."""
+    game = table.game
+    if game is None:
+        return lobby_message(table)
+    view = public_view(game)
+    if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+        return round_over_message(table, view, game.phase is Phase.MATCH_OVER)
+    return table_message(table, view)
 
 
 def closed_message(title: str, text: str) -> Rendered:
@@ -244,15 +242,15 @@ def closed_message(title: str, text: str) -> Rendered:
     return Rendered(None, discord.Embed(title=title, description=text), None)
 
 
-def rules_summary(session: GameSession) -> str:
+def rules_summary(table: Table) -> str:
     """The variant, target, scoring and house rules of a session in one short block."""
-    rules = session.rules
+    rules = table.rules
     lines = [
         ("UNO Flip" if rules.variant == "flip" else "Classic UNO")
         + (f" ({rules.edition.replace('_', ' ')} edition)" if rules.edition != "standard" else ""),
         f"Play to {rules.target} points, {rules.scoring} scoring.",
-        f"Turn timer: {session.turn_timeout} s"
-        + (", then the AI plays for you." if session.ai_takeover else "."),
+        f"Turn timer: {table.turn_timeout} s"
+        + (", then the AI plays for you." if table.ai_takeover else "."),
     ]
     house = [
         label
@@ -292,9 +290,9 @@ def turn_prompt(view: PlayerView, name: Namer) -> str:
     return f"{who} to play."
 
 
-def table_message(session: GameSession, view: PlayerView) -> Rendered:
+def table_message(table: Table, view: PlayerView) -> Rendered:
     """The public table, rendered from a spectator-safe view (no hand shown)."""
-    name = session.name
+    name = shown_name(table)
     flip = view.variant == "flip"
     title = f"{'UNO Flip' if flip else 'UNO'} — round {view.round_no}"
     arrow = "↻ clockwise" if view.direction == 1 else "↺ counter-clockwise"
@@ -317,25 +315,26 @@ def table_message(session: GameSession, view: PlayerView) -> Rendered:
     add_field(embed, "Draw pile", pile, inline=True)
     scores = " · ".join(f"{name(p)} {points}" for p, points in view.scores.items())
     add_field(embed, f"Scores (to {view.target})", scores, inline=True)
-    if session.log:
-        add_field(embed, "Last events", "\n".join(session.log))
+    if table.log:
+        add_field(embed, "Last events", "\n".join(table.log))
     embed.set_footer(text="Press Hand to see your cards. Only you can see your hand.")
     content = None
-    if view.current_player is not None and not session.is_ai(view.current_player):
+    if view.current_player is not None and not table.is_ai(view.current_player):
         content = f"<@{view.current_player}>, it's your turn."
-    gid = session.id
+    gid = table.id
     buttons = [
-        UnoButton(f"uno:t:{gid}:hand", "Hand", discord.ButtonStyle.primary, "🃏"),
-        UnoButton(f"uno:t:{gid}:uno", "UNO!", discord.ButtonStyle.success, "📣"),
+        UnoButton(TableClick(gid, "hand"), "Hand", discord.ButtonStyle.primary, "🃏"),
+        UnoButton(TableClick(gid, "uno"), "UNO!", discord.ButtonStyle.success, "📣"),
     ]
     if view.catchable is not None:
-        buttons.append(UnoButton(f"uno:t:{gid}:catch", "Catch", discord.ButtonStyle.danger, "🚨"))
+        catch = UnoButton(TableClick(gid, "catch"), "Catch", discord.ButtonStyle.danger, "🚨")
+        buttons.append(catch)
     return Rendered(content, embed, button_view(buttons))
 
 
-def round_over_message(session: GameSession, view: PlayerView, match_over: bool) -> Rendered:
+def round_over_message(table: Table, view: PlayerView, match_over: bool) -> Rendered:
     """Every hand with its points, the round winner and the running scores."""
-    name = session.name
+    name = shown_name(table)
     result = view.last_round
     assert result is not None
     side = "dark" if result.side is Side.DARK else "light"
@@ -344,52 +343,50 @@ def round_over_message(session: GameSession, view: PlayerView, match_over: bool)
         description=f"Hands scored on the {side} side.",
         color=EMBED_COLOR[result.side],
     )
-    for player, faces, points in session.final_hands():
+    for player, faces, points in table.final_hands():
         awarded = result.awarded.get(player, 0)
         gained = f" (+{awarded})" if awarded else ""
         value = short_faces(faces) if faces else "out!"
         add_field(embed, f"{name(player)}: {points} points in hand{gained}", value)
     standings = sorted(view.scores.items(), key=lambda item: -item[1])
-    if view.variant and session.rules.scoring == "alternative":
+    if view.variant and table.rules.scoring == "alternative":
         standings.reverse()
     scores = "\n".join(f"{name(p)}: {points}" for p, points in standings)
     add_field(embed, f"Scores (to {view.target})", scores)
-    if session.log:
-        add_field(embed, "Last events", "\n".join(session.log))
+    if table.log:
+        add_field(embed, "Last events", "\n".join(table.log))
     if match_over:
         assert view.match_winner is not None
         embed.title = f"🏆 {name(view.match_winner)} wins the game!"
         embed.set_footer(text="Start another game with /uno flip start or /uno classic start.")
         return Rendered(None, embed, None)
-    embed.set_footer(text=f"The next round starts in {session.next_round_delay} s.")
-    buttons = [UnoButton(f"uno:t:{session.id}:next", "Next round", discord.ButtonStyle.primary)]
+    embed.set_footer(text=f"The next round starts in {table.next_round_delay} s.")
+    next_round = TableClick(table.id, "next")
+    buttons = [UnoButton(next_round, "Next round", discord.ButtonStyle.primary)]
     return Rendered(None, embed, button_view(buttons))
 
 
 # ---------------------------------------------------------------------- hand
 
 
-def move_button(session: GameSession, serial: int, move: Move, view: PlayerView) -> UnoButton:
+def move_button(table: Table, serial: int, move: Move, view: PlayerView) -> UnoButton:
     """One button for one legal move, labelled for a person."""
-    prefix = f"uno:h:{session.id}:{serial}:"
-    label_name = session.plain_name  # labels show no markdown: the name as chosen
+    click = HandClick(table.id, serial, move=move)
+    label_name = table.name  # labels show no markdown: the name as chosen
     match move:
         case PlayCard(card=card):
             face = next(h.face for h in view.hand if h.card == card)
             label = card_label(face)
             if view.phase == "drawn":
                 label = f"Play {label}"
-            return UnoButton(prefix + f"p{card}", label, _card_style(face), COLOR_EMOJI[face.color])
+            return UnoButton(click, label, _card_style(face), COLOR_EMOJI[face.color])
         case Draw():
-            return UnoButton(prefix + "d", "Draw", discord.ButtonStyle.primary, "📥")
+            return UnoButton(click, "Draw", discord.ButtonStyle.primary, "📥")
         case Pass():
-            return UnoButton(prefix + "k", "Keep it", discord.ButtonStyle.secondary)
+            return UnoButton(click, "Keep it", discord.ButtonStyle.secondary)
         case ChooseColor(color=color):
             return UnoButton(
-                prefix + f"c{COLOR_CODE[color]}",
-                color.value.capitalize(),
-                discord.ButtonStyle.primary,
-                COLOR_EMOJI[color],
+                click, color.value.capitalize(), discord.ButtonStyle.primary, COLOR_EMOJI[color]
             )
         case Accept():
             label = (
@@ -397,18 +394,16 @@ def move_button(session: GameSession, serial: int, move: Move, view: PlayerView)
                 if view.penalty_kind == Kind.WILD_DRAW_COLOR.value
                 else f"Accept: draw {view.pending_draw}"
             )
-            return UnoButton(prefix + "a", label, discord.ButtonStyle.secondary)
+            return UnoButton(click, label, discord.ButtonStyle.secondary)
         case Challenge():
-            return UnoButton(prefix + "x", "Challenge", discord.ButtonStyle.danger, "⚖️")
+            return UnoButton(click, "Challenge", discord.ButtonStyle.danger, "⚖️")
         case SwapWith(target=target):
-            return UnoButton(prefix + f"s{target}", fit(f"Swap with {label_name(target)}", 80))
+            return UnoButton(click, fit(f"Swap with {label_name(target)}", BUTTON_LABEL_LIMIT))
         case CallUno():
-            return UnoButton(prefix + "u", "UNO!", discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
+            return UnoButton(click, "UNO!", discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
         case Catch(target=target):
-            label = fit(f"Catch {label_name(target)}", 80)
-            return UnoButton(
-                prefix + f"t{target}", label, discord.ButtonStyle.danger, "🚨", MOVE_ROWS
-            )
+            label = fit(f"Catch {label_name(target)}", BUTTON_LABEL_LIMIT)
+            return UnoButton(click, label, discord.ButtonStyle.danger, "🚨", MOVE_ROWS)
     raise AssertionError(f"no button for {move!r}")
 
 
@@ -420,40 +415,6 @@ def _card_style(face: Face) -> discord.ButtonStyle:
     if face.color in (Color.BLUE, Color.PURPLE):
         return discord.ButtonStyle.primary
     return discord.ButtonStyle.secondary
-
-
-def _small_number(text: str) -> int | None:
-    """A short non-negative decimal number, or None (longer ones can only be forged)."""
-    if text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_DIGITS:
-        return int(text)
-    return None
-
-
-def parse_page(code: str) -> int | None:
-    """The page a paging button asks for ("g2"), or None if ``code`` is not paging."""
-    return _small_number(code[1:]) if code.startswith("g") else None
-
-
-def parse_move(code: str) -> Move | None:
-    """The move a hand button's code stands for (None for paging, refresh or junk)."""
-    head, arg = code[:1], code[1:]
-    if head == "p":
-        card = _small_number(arg)
-        return None if card is None else PlayCard(card)
-    if head == "c" and arg in CODE_COLOR:
-        return ChooseColor(CODE_COLOR[arg])
-    if head == "s" and arg:
-        return SwapWith(arg)
-    if head == "t" and arg:
-        return Catch(arg)
-    simple: dict[str, Move] = {
-        "d": Draw(),
-        "k": Pass(),
-        "a": Accept(),
-        "x": Challenge(),
-        "u": CallUno(),
-    }
-    return simple.get(code)
 
 
 def hand_prompt(view: PlayerView, name: Namer) -> str:
@@ -474,7 +435,7 @@ def hand_prompt(view: PlayerView, name: Namer) -> str:
 
 
 def hand_message(
-    session: GameSession, view: PlayerView, serial: int, page: int, notice: str | None
+    table: Table, view: PlayerView, serial: int, page: int, notice: str | None
 ) -> Rendered:
     """The ephemeral hand: a button per distinct card (enabled when playable), paged past 20."""
     cards = sorted(view.hand, key=lambda h: sort_key(h.face))
@@ -485,19 +446,18 @@ def hand_message(
         backs = [h.back for h in cards if h.back is not None]
         if backs:
             add_field(embed, "Others see the backs", short_faces(backs))
-    table = f"Top: {card_text(view.top)} · Colour: {color_text(view.color)}"
-    add_field(embed, "Table", table)
-    add_field(embed, "Now", hand_prompt(view, session.name))
+    add_field(embed, "Table", f"Top: {card_text(view.top)} · Colour: {color_text(view.color)}")
+    add_field(embed, "Now", hand_prompt(view, shown_name(table)))
     if notice:
         embed.set_footer(text=notice)
-    card_buttons = _card_buttons(session, serial, view, cards)
+    card_buttons = _card_buttons(table, serial, view, cards)
     specials = [
-        move_button(session, serial, m, view)
+        move_button(table, serial, m, view)
         for m in view.legal_moves
         if not isinstance(m, PlayCard | CallUno | Catch)
     ]
     extras = [
-        move_button(session, serial, m, view)
+        move_button(table, serial, m, view)
         for m in view.legal_moves
         if isinstance(m, CallUno | Catch)
     ][:2]
@@ -505,19 +465,18 @@ def hand_message(
     pages = max(1, -(-len(card_buttons) // per_page))
     page = min(max(page, 0), pages - 1)
     buttons = card_buttons[page * per_page : (page + 1) * per_page] + specials + extras
-    prefix = f"uno:h:{session.id}:{serial}:"
     if pages > 1:
-        buttons.append(UnoButton(prefix + f"g{page - 1}", "◀", row=MOVE_ROWS, disabled=page == 0))
-        buttons.append(
-            UnoButton(prefix + f"g{page + 1}", "▶", row=MOVE_ROWS, disabled=page == pages - 1)
-        )
+        back = HandClick(table.id, serial, page=max(0, page - 1))
+        forward = HandClick(table.id, serial, page=min(pages - 1, page + 1))
+        buttons.append(UnoButton(back, "◀", row=MOVE_ROWS, disabled=page == 0))
+        buttons.append(UnoButton(forward, "▶", row=MOVE_ROWS, disabled=page == pages - 1))
         embed.title = f"{title} (page {page + 1}/{pages})"
-    buttons.append(UnoButton(prefix + "r", "Refresh", row=MOVE_ROWS, emoji="🔄"))
+    buttons.append(UnoButton(HandClick(table.id, serial), "Refresh", row=MOVE_ROWS, emoji="🔄"))
     return Rendered(None, embed, button_view(buttons))
 
 
 def _card_buttons(
-    session: GameSession, serial: int, view: PlayerView, cards: Sequence[HandCard]
+    table: Table, serial: int, view: PlayerView, cards: Sequence[HandCard]
 ) -> list[UnoButton]:
     # While a decision is pending only the cards that answer it are shown; otherwise every
     # distinct card is shown once (two Red 5s are one choice), enabled when it can be played.
@@ -532,11 +491,11 @@ def _card_buttons(
     buttons = []
     for face, card in shown.items():
         if card in playable:
-            buttons.append(move_button(session, serial, PlayCard(card), view))
+            buttons.append(move_button(table, serial, PlayCard(card), view))
         else:
             buttons.append(
                 UnoButton(
-                    f"uno:h:{session.id}:{serial}:p{card}",
+                    HandClick(table.id, serial, move=PlayCard(card)),
                     card_label(face),
                     discord.ButtonStyle.secondary,
                     COLOR_EMOJI[face.color],

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-import discord
-
 from bot.engine import events as ev
 from bot.engine.cards import Color, Face, Side
 
@@ -29,11 +27,6 @@ Namer = Callable[[str], str]
 def fit(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, with an ellipsis where it was cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def safe_name(name: str) -> str:
-    """A user-chosen name made safe for message text: no markdown, links or mentions."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
 def card_label(face: Face) -> str:
@@ -148,3 +141,18 @@ def _narrate_one(event: ev.Event, name: Namer) -> str | None:
             return "Fewer than two players remain: the game ends."
         case _:
             return None
+
+
+def private_notice(events: list[ev.Event], player: str, name: Namer) -> str:
+    """What only ``player`` learns from their move: the cards they drew, a revealed hand."""
+    notes: list[str] = []
+    for event in events:
+        if isinstance(event, ev.CardsDrawn) and event.player == player and event.faces:
+            notes.append("You drew " + faces_text(event.faces, 300) + ".")
+        elif isinstance(event, ev.ChallengeResolved) and event.challenger == player:
+            verdict = "bluffed" if event.guilty else "played it legally"
+            hand = faces_text(event.hand, 600) or "no cards"
+            notes.append(f"{name(event.challenged)} {verdict}. Their hand: {hand}.")
+        elif isinstance(event, ev.CardPlayed) and event.player == player:
+            notes.append(f"You played {card_text(event.face)}.")
+    return " ".join(notes)[:2000]

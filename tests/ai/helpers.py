@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 from bot.ai import EasyStrategy, HardStrategy, NormalStrategy, Strategy
-from bot.engine import Game, PlayerView, RuleSet
+from bot.engine import Game, PlayerView, RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
 
 # Hard without a clock: a fixed, small rollout count keeps tests deterministic and quick.
@@ -40,7 +40,7 @@ def decisions(
             game.start_next_round()
         player = game.current_player
         assert player is not None
-        view = game.view_for(player)
+        view = view_for(game, player)
         strategy = by_player[player]
         yield game, view, strategy, rng
         game.apply(player, strategy.choose_move(view, rng))

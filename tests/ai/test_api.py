@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.ai import DIFFICULTIES, strategy_for, wants_to_catch
-from bot.engine import RuleSet
+from bot.engine import RuleSet, view_for
 from bot.engine.moves import Catch, PlayCard
 from bot.engine.notation import setup
 from tests.ai.helpers import STRATEGIES, decisions
@@ -18,7 +18,7 @@ def _forgot_uno_view() -> object:
     game = setup({"a": "R2 G4", "b": "Y1 Y2 Y3", "c": "B1 B2 B3"}, "R5")
     red = next(c for c in game.hand("a") if game.face(c).number == 2)
     game.apply("a", PlayCard(red))
-    return game.view_for("b")
+    return view_for(game, "b")
 
 
 @pytest.mark.parametrize("difficulty", DIFFICULTIES)

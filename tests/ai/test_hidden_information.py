@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bot.ai import EasyStrategy, HardStrategy, NormalStrategy
-from bot.engine import Face, Game, PlayerView, RuleSet, Side
+from bot.engine import Face, Game, PlayerView, RuleSet, Side, view_for
 from bot.engine.game import TERMINAL_PHASES
 from tests.ai.helpers import STRATEGIES
 
@@ -51,14 +51,14 @@ def _midgame(variant: str, seed: int, steps: int) -> Game:
             break
         player = game.current_player
         assert player is not None
-        game.apply(player, STRATEGIES["normal"].choose_move(game.view_for(player), rng))
+        game.apply(player, STRATEGIES["normal"].choose_move(view_for(game, player), rng))
     return game
 
 
 def test_view_holds_no_game_and_no_active_faces_of_others() -> None:
     """Walking a Flip view reaches only plain values and never another hand's faces in play."""
     game = _midgame("flip", 3, 30)
-    view = game.view_for("a")
+    view = view_for(game, "a")
     objects = _reachable(view)
     assert not any(isinstance(o, Game) for o in objects)
     for other in ("b", "c", "d"):
@@ -81,7 +81,7 @@ def test_choose_move_is_typed_to_take_only_a_view() -> None:
 
 def _reshuffle_hidden(game: Game, rng: random.Random) -> Game:
     """A copy of ``game`` whose hidden cards are re-dealt without changing what "a" sees."""
-    twin = Game.from_dict(game.to_dict())
+    twin = game.fork()
     back_side = Side.DARK if twin.side is Side.LIGHT else Side.LIGHT
     slots: list[tuple[list[int], int]] = [
         (hand, i) for seat, hand in enumerate(twin.hands) if seat != 0 for i in range(len(hand))
@@ -97,7 +97,6 @@ def _reshuffle_hidden(game: Game, rng: random.Random) -> Game:
         rng.shuffle(cards)
         for (holder, index), card in zip(group, cards, strict=True):
             holder[index] = card
-    twin._legal_cache = None
     return twin
 
 
@@ -117,7 +116,7 @@ def test_hidden_cards_do_not_change_decisions(
     assume(game.current_player == "a")
     twin = _reshuffle_hidden(game, random.Random(shuffle_seed))
     assume(twin.hands != game.hands)
-    view, twin_view = game.view_for("a"), twin.view_for("a")
+    view, twin_view = view_for(game, "a"), view_for(twin, "a")
     assert view == twin_view
     for strategy in (
         EasyStrategy(),

@@ -10,7 +10,7 @@ import pytest
 from bot.ai import NormalStrategy, Strategy
 from bot.ai.knowledge import HandReading, candidate_fronts, prob_holds_color, read_hand
 from bot.ai.montecarlo import Sampler
-from bot.engine import Color, Face, Game, Kind, RuleSet, Side
+from bot.engine import Color, Face, Game, Kind, RuleSet, Side, view_for
 from bot.engine.decks import classic_deck
 from bot.engine.moves import DRAW, PASS, ChooseColor, PlayCard
 from bot.engine.notation import faces, setup
@@ -26,7 +26,7 @@ STUCK = {"ann": "B1 G2 Y3 B4 G6 Y8", "ben": "R3 Y4 G5", "cid": "G7 B7 Y7"}
 
 def _opponent(game: Game, viewer: str, player: str) -> OpponentView:
     """``player`` as ``viewer`` sees them."""
-    (found,) = [o for o in game.view_for(viewer).opponents if o.player == player]
+    (found,) = [o for o in view_for(game, viewer).opponents if o.player == player]
     return found
 
 
@@ -165,9 +165,9 @@ def test_a_kept_drawn_card_is_not_covered_by_the_draw() -> None:
 def test_drawing_on_a_colour_shows_they_lack_it_in_classic() -> None:
     """A normal player who drew on red holds no red, where without a record it was likely."""
     unknown = setup({**STUCK, "ann": STUCK["ann"] + " R0"}, "R5", rules=CLASSIC, current=1)
-    before = prob_holds_color(unknown.view_for("ben"), _opponent(unknown, "ben", "ann"), Color.RED)
+    before = prob_holds_color(view_for(unknown, "ben"), _opponent(unknown, "ben", "ann"), Color.RED)
     game = _after_draw("R5")
-    after = prob_holds_color(game.view_for("ben"), _opponent(game, "ben", "ann"), Color.RED)
+    after = prob_holds_color(view_for(game, "ben"), _opponent(game, "ben", "ann"), Color.RED)
     assert before > 0.5
     assert after == 0.0
 
@@ -175,7 +175,7 @@ def test_drawing_on_a_colour_shows_they_lack_it_in_classic() -> None:
 def test_kept_card_after_a_draw_could_be_the_colour() -> None:
     """The card kept after the draw is unknown, so the colour is possible again, if unlikely."""
     game = _after_draw("R5", keep=True)
-    chance = prob_holds_color(game.view_for("ben"), _opponent(game, "ben", "ann"), Color.RED)
+    chance = prob_holds_color(view_for(game, "ben"), _opponent(game, "ben", "ann"), Color.RED)
     assert 0.0 < chance < 0.5
 
 
@@ -186,7 +186,7 @@ def test_kept_card_after_a_draw_could_be_the_colour() -> None:
 def test_sampler_never_deals_cards_that_contradict_a_draw(keep: bool) -> None:
     """Over many deals, ann's hand holds at most her received cards that fit the red 5."""
     game = _after_draw("R5", keep=keep)
-    view = game.view_for("ben")
+    view = view_for(game, "ben")
     ann = _opponent(game, "ben", "ann")
     excluded = _excluded(ann)
     sampler = Sampler(view)
@@ -206,7 +206,7 @@ def test_flip_sampler_never_deals_cards_that_contradict_a_draw() -> None:
     ann = _opponent(game, "ben", "ann")
     excluded = _excluded(ann)
     assert ann.backs is not None
-    view = game.view_for("ben")
+    view = view_for(game, "ben")
     ruled_out = [any(map(excluded, candidate_fronts(view, back))) for back in ann.backs]
     assert ruled_out == [True, True, True, True, False, False]
     sampler = Sampler(view)

@@ -14,16 +14,16 @@ from bot.ai.montecarlo import (
     Rollouts,
     Sampler,
     can_sample,
-    fork,
     policy_move,
     position_value,
     rollout_value,
     run_rollouts,
 )
-from bot.engine import Color, RuleSet, Side
+from bot.engine import Color, RuleSet, Side, view_for
 from bot.engine.game import TERMINAL_PHASES, Phase
 from bot.engine.moves import DRAW, ChooseColor, PlayCard
 from bot.engine.notation import setup
+from bot.engine.snapshot import dump_state
 from tests.ai.helpers import decisions
 
 NUMBERS = "B2|O8 B3|U8 B5|P9 B7|O3 B8|T4"
@@ -46,9 +46,9 @@ def test_sampled_drawn_card_decision_keeps_the_view() -> None:
     """After drawing a playable card, the determinization waits on the same card."""
     game = setup({"me": "G4|P8 B9|O5", "b": NUMBERS, "c": "Y2|T1 Y3|U1"}, "R5|P2", draw="R7|U5")
     game.apply("me", DRAW)
-    view = game.view_for("me")
+    view = view_for(game, "me")
     assert view.phase == Phase.DRAWN and can_sample(view)
-    sample = Sampler(view).sample(random.Random(2)).view_for("me")
+    sample = view_for(Sampler(view).sample(random.Random(2)), "me")
     assert (sample.phase, sample.drawn_card, sample.legal_moves) == (
         view.phase,
         view.drawn_card,
@@ -62,10 +62,10 @@ def test_sampled_colour_choice_keeps_the_penalty_pending() -> None:
     game = setup({"me": "W+2|O4 B9 G1", "b": NUMBERS, "c": "Y2|T1 Y3|U1"}, "R5|P2")
     wild = next(c for c in game.hand("me") if game.face(c).color is None)
     game.apply("me", PlayCard(wild))
-    view = game.view_for("me")
+    view = view_for(game, "me")
     assert view.phase == Phase.CHOOSE_COLOR and can_sample(view)
     sample = Sampler(view).sample(random.Random(5))
-    assert sample.view_for("me").legal_moves == view.legal_moves
+    assert view_for(sample, "me").legal_moves == view.legal_moves
     sample.apply("me", ChooseColor(Color.BLUE))
     game.apply("me", ChooseColor(Color.BLUE))
     assert (sample.phase, sample.current_player, sample.pending_draw) == (
@@ -98,7 +98,7 @@ def test_pruning_stops_rolling_out_a_hopeless_candidate() -> None:
     hands = {"me": "TSE T3", "b": "T7", "c": "O2 O3 O4 P1"}
     game = setup(hands, "T5", side=Side.DARK)
     game.uno_declared = [True, True, False]
-    view = game.view_for("me")
+    view = view_for(game, "me")
     skip_all, three = (PlayCard(c) for c in game.hand("me"))
     result = run_rollouts(
         view,
@@ -164,15 +164,15 @@ def test_round_ended_by_the_last_move_allowed_scores_as_ended() -> None:
     """A rollout whose depth runs out on the winning move is a win, not a position."""
     game = setup({"me": "R1", "b": "G4 Y5 B7"}, "R5", rules=RuleSet(variant="classic"))
     moves = 0
-    replay = fork(game, 0)
+    replay = game.fork(0)
     while replay.phase not in TERMINAL_PHASES:
         current = replay.players[replay.current]
         replay.apply(current, policy_move(replay, current))
         moves += 1
     assert replay.history[-1].winner == "me"
     won = 1 + replay.history[-1].awarded["me"] * POINT_VALUE
-    assert rollout_value(fork(game, 0), "me", depth=moves) == pytest.approx(won)
-    assert rollout_value(fork(game, 0), "me", depth=moves - 1) < won
+    assert rollout_value(game.fork(0), "me", depth=moves) == pytest.approx(won)
+    assert rollout_value(game.fork(0), "me", depth=moves - 1) < won
 
 
 def test_fork_leaves_the_deal_untouched_and_replays_identically() -> None:
@@ -181,11 +181,11 @@ def test_fork_leaves_the_deal_untouched_and_replays_identically() -> None:
         if view.phase != Phase.PLAY:
             continue
         deal = Sampler(view).sample(random.Random(1))
-        before = deal.to_dict()
-        first, second = fork(deal, 9), fork(deal, 9)
+        before = dump_state(deal)
+        first, second = deal.fork(9), deal.fork(9)
         assert rollout_value(first, view.player) == rollout_value(second, view.player)
-        assert deal.to_dict() == before
-        assert first.to_dict() == second.to_dict()
+        assert dump_state(deal) == before
+        assert dump_state(first) == dump_state(second)
 
 
 @pytest.mark.parametrize("variant", ["flip", "classic"])

@@ -9,7 +9,7 @@ import pytest
 
 from bench.ai_ceiling import Knowledge, play_round, true_colour_deal, true_next_deal
 from bot.ai.montecarlo import Sampler
-from bot.engine import Game, RuleSet
+from bot.engine import Game, RuleSet, view_for
 
 
 @pytest.mark.parametrize("knowledge", ["view", "colours", "next", "hands"])
@@ -26,7 +26,7 @@ def test_colour_deal_keeps_true_colour_counts_and_every_card() -> None:
     assert player is not None
     me = truth.seat_of(player)
     deal = true_colour_deal(
-        Sampler(truth.view_for(player)).sample(random.Random(1)), truth, me, random.Random(2)
+        Sampler(view_for(truth, player)).sample(random.Random(1)), truth, me, random.Random(2)
     )
     for seat, hand in enumerate(truth.hands):
         assert Counter(truth.face(c).color for c in deal.hands[seat]) == Counter(
@@ -42,10 +42,10 @@ def test_next_deal_holds_the_next_players_true_hand_and_every_card() -> None:
     player = truth.current_player
     assert player is not None
     me = truth.seat_of(player)
-    sampled = Sampler(truth.view_for(player)).sample(random.Random(3))
+    sampled = Sampler(view_for(truth, player)).sample(random.Random(3))
     top = sampled.discard[-1]
     deal = true_next_deal(sampled, truth, me)
-    nxt = truth._next(me)
+    nxt = truth.next_seat(me)
     assert deal.hands[nxt] == truth.hands[nxt]
     assert deal.hands[me] == truth.hands[me]
     assert deal.discard[-1] == top

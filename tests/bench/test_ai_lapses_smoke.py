@@ -9,7 +9,7 @@ import pytest
 from bench.ai_lapses import LapsingNormal, play_rounds
 from bot.ai import knowledge, montecarlo
 from bot.ai.table import Table
-from bot.engine import Game, RuleSet
+from bot.engine import Game, RuleSet, view_for
 from bot.engine.moves import DRAW, PlayCard
 
 
@@ -18,7 +18,7 @@ def test_a_lapsing_player_draws_although_a_card_could_be_played() -> None:
     game = Game.new(["a", "b", "c", "d"], RuleSet(variant="classic"), seed=3)
     player = game.current_player
     assert player is not None
-    table = Table(game.view_for(player))
+    table = Table(view_for(game, player))
     assert table.plays, "the seed must deal a playable hand"
     assert LapsingNormal(lapse=1.0).play_or_draw(table, random.Random(1)) is DRAW
     assert isinstance(LapsingNormal(lapse=0.0).play_or_draw(table, random.Random(1)), PlayCard)

@@ -14,6 +14,7 @@ def no_outside_config(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None
     monkeypatch.setenv("UNO_CONFIG", f"{tmp_path}/absent.toml")
 
 
+@pytest.mark.slow
 async def test_people_and_computer_players_both_move_and_everything_is_measured() -> None:
     """In six real seconds the computer players decide, people click, and the lag is sampled."""
     result = await run_ai_load(games=2, seconds=6.0, difficulty="normal", seed=2)

@@ -94,7 +94,7 @@ class Table:
     @property
     def game(self) -> Game:
         """The engine game behind the session."""
-        game = self.session.game
+        game = self.session.state.game
         assert game is not None
         return game
 
@@ -179,7 +179,9 @@ def rig(table: Table, hands: list[str], top: str, **options: Any) -> Game:
 
     session = table.session
     old = table.game
-    game = setup(dict(zip(old.players, hands, strict=True)), top, rules=session.rules, **options)
+    game = setup(
+        dict(zip(old.players, hands, strict=True)), top, rules=session.state.rules, **options
+    )
     game.set_names({p: session.name(p) for p in old.players})
-    session.game = game
+    session.state.game = game
     return game

@@ -12,6 +12,7 @@ from bot.ai import Strategy
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Move, Phase, PlayerView
+from bot.engine.snapshot import dump_state
 from bot.sessions import GameSession
 
 from .conftest import World
@@ -79,7 +80,9 @@ async def test_ai_seats_count_toward_ten(world: World) -> None:
     assert "full" in refused.response.content
 
 
-@pytest.mark.parametrize("command", ["uno flip start", "uno classic start"])
+@pytest.mark.parametrize(
+    "command", [pytest.param("uno flip start", marks=pytest.mark.slow), "uno classic start"]
+)
 async def test_one_human_and_three_ais_play_to_the_end(world: World, command: str) -> None:
     """A person and three computer players finish a whole match through the simulator."""
     table = Table(world, 1)
@@ -92,7 +95,7 @@ async def test_one_human_and_three_ais_play_to_the_end(world: World, command: st
             break
         if game.phase is Phase.ROUND_OVER:
             await table.players[0].click(table.public, label="Next round")
-        elif not table.session.is_ai(game.current_player):
+        elif not table.session.state.is_ai(game.current_player):
             await table.play_turn(rng)
         else:
             await world.env.settle()
@@ -114,10 +117,10 @@ async def test_ai_stops_when_the_game_ends(world: World) -> None:
     """After /uno end no computer player moves any more."""
     world.bot.settings.ai_delay = 10.0
     table = await started_with_ais(world, 1, 2)
-    before = table.game.to_dict()
+    before = dump_state(table.game)
     await table.players[0].slash(world.channel, "uno end")
     await world.env.advance_time(60)
-    assert table.game.to_dict() == before
+    assert dump_state(table.game) == before
 
 
 async def test_ai_catches_a_forgotten_uno(world: World) -> None:
@@ -205,7 +208,7 @@ async def test_a_computer_players_turn_resumes_after_a_restart(
     settings.ai_delay = 10.0
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     table.forget_session()
-    assert table.session.ai_seats[0].name == "AI Anna (hard)"
+    assert table.session.state.ai_seats[0].name == "AI Anna (hard)"
     await world.env.advance_time(9)
     assert table.game.current_player == computer
     await world.env.advance_time(2)
@@ -264,4 +267,4 @@ async def test_a_computer_player_removed_from_a_lobby_stays_out_after_a_restart(
     await world.members[0].slash(world.channel, "uno remove-ai", name="ai1")
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     table.forget_session()
-    assert [s.name for s in table.session.ai_seats] == ["AI Ben (normal)"]
+    assert [s.name for s in table.session.state.ai_seats] == ["AI Ben (normal)"]

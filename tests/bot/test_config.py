@@ -1,4 +1,4 @@
-"""Settings, the python -m bot entry point and the Dockerfile."""
+"""Settings: where they come from, how a bad one is reported, where each is documented."""
 
 from __future__ import annotations
 
@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import (
+    TURN_TIMEOUT_MAX,
+    TURN_TIMEOUT_MIN,
+    ConfigError,
+    Settings,
+    format_number,
+    load_settings,
+    setting_range,
+    unknown_environment,
+)
 
 from .conftest import FAKE_TOKEN
 
@@ -97,27 +106,91 @@ def test_token_is_never_shown_in_repr() -> None:
     assert FAKE_TOKEN not in repr(settings)
 
 
-def test_dockerfile_matches_the_settings_and_layout() -> None:
-    """The Dockerfile copies existing paths, runs python -m bot and keeps the DB on /data."""
-    dockerfile = (ROOT / "Dockerfile").read_text()
-    for source in re.findall(r"^COPY (?!--from)(.+) \S+$", dockerfile, flags=re.MULTILINE):
-        for path in source.split():
-            assert (ROOT / path).exists(), path
-    assert 'CMD ["python", "-m", "bot"]' in dockerfile
-    assert "UNO_DB_PATH=/data/uno.db" in dockerfile
-    assert 'VOLUME ["/data"]' in dockerfile
-    assert re.search(r"^USER (?!root)\w+", dockerfile, flags=re.MULTILINE)
-    assert dockerfile.index("requirements.txt") < dockerfile.index("COPY bot")
-    assert "db_path" in Settings.model_fields
-
-
-def test_db_synchronous_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_db_synchronous_is_read_in_any_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """UNO_DB_SYNCHRONOUS=full means FULL; the default is NORMAL."""
     monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
-    monkeypatch.setenv("UNO_CONFIG", "absent.toml")
+    monkeypatch.delenv("UNO_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
     assert load_settings().db_synchronous == "NORMAL"
     monkeypatch.setenv("UNO_DB_SYNCHRONOUS", "full")
     assert load_settings().db_synchronous == "FULL"
     monkeypatch.setenv("UNO_DB_SYNCHRONOUS", "off")
     with pytest.raises(ConfigError, match="UNO_DB_SYNCHRONOUS"):
         load_settings()
+
+
+def test_turn_timeout_range_is_one_pair_of_constants() -> None:
+    """The setting accepts exactly TURN_TIMEOUT_MIN to TURN_TIMEOUT_MAX (15 to 600)."""
+    assert (TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX) == (15, 600)
+    assert setting_range("turn_timeout") == (TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX)
+    for value in (TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX):
+        assert Settings(discord_token=FAKE_TOKEN, turn_timeout=value).turn_timeout == value
+    for value in (TURN_TIMEOUT_MIN - 1, TURN_TIMEOUT_MAX + 1):
+        with pytest.raises(ValueError, match="turn_timeout"):
+            Settings(discord_token=FAKE_TOKEN, turn_timeout=value)
+
+
+def documented_ranges() -> dict[str, str]:
+    """'15 to 600' for every setting with a numeric range."""
+    ranges = {}
+    for field in Settings.model_fields:
+        bounds = setting_range(field)
+        if bounds is not None:
+            ranges[field] = f"{format_number(bounds[0])} to {format_number(bounds[1])}"
+    return ranges
+
+
+def test_every_range_is_in_the_example_config_and_the_readme() -> None:
+    """Each bounded setting's range is written above its key and in its README row."""
+    example = (ROOT / "config.example.toml").read_text()
+    readme = (ROOT / "README.md").read_text()
+    ranges = documented_ranges()
+    assert {"turn_timeout", "lobby_timeout", "ai_catch_rate"} <= set(ranges)
+    for field, words in ranges.items():
+        block = re.search(rf"((?:^#.*\n)+)^#? ?{field} =", example, flags=re.MULTILINE)
+        assert block is not None and words in block[1], (field, words)
+        row = re.search(rf"^\| `{field}` \|.*$", readme, flags=re.MULTILINE)
+        assert row is not None and f"| {words} |" in row[0], (field, words)
+
+
+def test_every_setting_has_a_readme_row_with_its_variable() -> None:
+    """The README's Settings table names each setting and its environment variable."""
+    readme = (ROOT / "README.md").read_text()
+    for field in Settings.model_fields:
+        env = "DISCORD_TOKEN" if field == "discord_token" else f"UNO_{field.upper()}"
+        assert re.search(rf"^\| `{field}` \| `{env}` \|", readme, flags=re.MULTILINE), field
+
+
+def test_unknown_uno_variables_are_named_with_the_closest_known_one() -> None:
+    """Misspelt UNO_* variables get one warning each; known and foreign ones none."""
+    environ = {
+        "UNO_TURN_TIMOUT": "30",
+        "UNO_DISCORD_TOKEN": "x",
+        "UNO_ZZZ": "1",
+        "UNO_DB_PATH": "a.db",
+        "UNO_CONFIG": "c.toml",
+        "HOME": "/root",
+    }
+    assert unknown_environment(environ) == [
+        "unknown environment variable UNO_DISCORD_TOKEN is ignored; did you mean DISCORD_TOKEN?",
+        "unknown environment variable UNO_TURN_TIMOUT is ignored; did you mean UNO_TURN_TIMEOUT?",
+        "unknown environment variable UNO_ZZZ is ignored",
+    ]
+
+
+def test_each_setting_is_labelled_by_where_it_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key from the file is named as the file's key; one from the environment by its name."""
+    config = tmp_path / "c.toml"
+    config.write_text(f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = 90\nai_delay = 2\n')
+    monkeypatch.setenv("UNO_CONFIG", str(config))
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("UNO_AI_DELAY", "1")
+    settings = load_settings()
+    assert settings.label("turn_timeout") == f"turn_timeout in {config}"
+    assert settings.label("discord_token") == f"discord_token in {config}"
+    assert settings.label("ai_delay") == "UNO_AI_DELAY"
+    assert settings.label("db_path") == "UNO_DB_PATH"

@@ -147,10 +147,11 @@ async def test_the_rate_is_never_exceeded_and_every_last_change_is_shown() -> No
 
 
 async def test_two_processes_sharing_the_total_stay_under_it_together() -> None:
-    """Two budgets each given a static share of the total never exceed the total together."""
+    """Two processes of two shards each, each budget its shards' share of the total, never
+    exceed the total together."""
     seen = Recorder()
     total = 9
-    share = process_share(total, 2)
+    share = process_share(total, shards_here=2, shard_count=4)
     budgets = [
         EditBudget(rate=share, per=PER, min_interval=0.0, on_start=seen.on_start) for _ in range(2)
     ]
@@ -164,20 +165,23 @@ async def test_two_processes_sharing_the_total_stay_under_it_together() -> None:
         await budget.stop()
 
 
-def test_a_share_is_rounded_down_and_never_zero() -> None:
-    """Shares never add up to more than the total; a total too small to share is refused."""
-    assert process_share(45, 1) == 45
-    assert process_share(45, 2) == 22
-    assert process_share(50, 4) == 12
-    with pytest.raises(ValueError, match="cannot be shared"):
-        process_share(3, 4)
+def test_a_share_follows_the_shards_rounded_down_and_never_zero() -> None:
+    """Shares never add up to more than the total; a share of nothing is refused."""
+    assert process_share(45) == 45
+    assert process_share(45, 1, 2) == 22
+    assert process_share(45, 3, 8) + process_share(45, 5, 8) == 16 + 28
+    with pytest.raises(ValueError, match="none"):
+        process_share(3, 1, 4)
+    with pytest.raises(ValueError, match="between one and all"):
+        process_share(45, 5, 4)
 
 
-def test_a_budget_too_small_for_its_processes_is_refused_at_start(tmp_path: object) -> None:
-    """Settings that would leave a process no edit at all fail, naming the setting."""
-    with pytest.raises(ValidationError, match="less than one edit a process"):
-        make_settings(tmp_path, table_edits_per_second=3, bot_processes=4)
-    assert make_settings(tmp_path, table_edits_per_second=45, bot_processes=2).bot_processes == 2
+def test_a_budget_too_small_for_this_processs_shards_is_refused_at_start(tmp_path: object) -> None:
+    """Settings that would leave this process no edit at all fail, naming the setting."""
+    with pytest.raises(ValidationError, match="no edit a second"):
+        make_settings(tmp_path, table_edits_per_second=3, shard_count=4, shard_ids="0")
+    settings = make_settings(tmp_path, table_edits_per_second=3, shard_count=4, shard_ids="0-1")
+    assert settings.table_edits_per_second == 3
 
 
 async def test_a_failing_edit_does_not_stop_the_others() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from bot.config import Settings
 from bot.engine import Phase, Side
+from bot.engine.snapshot import dump_state
 from bot.sessions import CHANGED_BUT_FAILED, MISPLACED_CLICK, UNCHANGED_AND_FAILED
 from bot.store import RetryPolicy
 from bot.store.repositories import snapshots
@@ -76,15 +77,15 @@ async def test_a_failure_before_any_change_says_nothing_changed(
     """A click that fails before it changes anything says so."""
     table = Table(world, 1)
     await table.open()
-    before = list(table.session.seats)
+    before = list(table.session.state.seats)
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("seating broke")
 
-    monkeypatch.setattr(table.session, "add_seat", broken)
+    monkeypatch.setattr(table.session.state, "join", broken)
     joined = await world.members[1].click(table.public, label="Join")
     assert joined.response.content == UNCHANGED_AND_FAILED
-    assert table.session.seats == before
+    assert table.session.state.seats == before
 
 
 @pytest.mark.parametrize(
@@ -136,7 +137,7 @@ async def test_remove_ai_with_an_enormous_name_is_refused(
     await table.open("uno flip start", ai=1)
     answer = await forged_slash(world.members[0], world.channel, "uno remove-ai", name="x" * 2510)
     assert answer.ephemeral and len(answer.response.content) < 200
-    assert len(table.session.ai_seats) == 1
+    assert len(table.session.state.ai_seats) == 1
     assert no_errors_logged(caplog) == []
 
 
@@ -191,12 +192,12 @@ async def test_out_of_range_numbers_in_a_hand_id_are_refused(
     await table.start("uno classic start")
     anna = table.game.players[0]
     hand = await table.hand(anna)
-    serial = table.session.serial
-    before = table.game.to_dict()
+    serial = table.session.state.serial
+    before = dump_state(table.game)
     forged = f"uno:h:{table.session.id}:{serial}:{code}"
     answer = await forged_click(table.actor(anna), hand, forged)
     assert answer.response is not None
-    assert table.game.to_dict() == before
+    assert dump_state(table.game) == before
     assert no_errors_logged(caplog) == []
 
 
@@ -261,4 +262,4 @@ async def test_a_busy_store_never_holds_up_the_channel(
     await table.save_now()
     with sqlite3.connect(settings.db_path) as db:
         (ui,) = db.execute("SELECT ui_json FROM snapshots").fetchone()
-    assert json.loads(ui)["serial"] == table.session.serial
+    assert json.loads(ui)["serial"] == table.session.state.serial

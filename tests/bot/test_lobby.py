@@ -45,7 +45,7 @@ async def test_only_the_host_can_start(world: World) -> None:
     await table.open()
     refused = await world.members[1].click(table.public, label="Start")
     assert refused.ephemeral and "Only the host" in refused.response.content
-    assert table.session.game is None
+    assert table.session.state.game is None
 
 
 async def test_start_needs_two_players(world: World) -> None:
@@ -54,7 +54,7 @@ async def test_start_needs_two_players(world: World) -> None:
     await table.open()
     start = next(b for b in table.public.components[0].children if b.label == "Start")
     assert start.disabled
-    assert table.session.game is None
+    assert table.session.state.game is None
 
 
 async def test_start_turns_the_lobby_into_the_table(world: World) -> None:
@@ -75,7 +75,7 @@ async def test_lobby_is_full_at_ten(world: World) -> None:
     await table.open()
     full = await world.mod.click(table.public, label="Join")
     assert "full" in full.response.content
-    assert len(table.session.seats) == 10
+    assert len(table.session.state.seats) == 10
 
 
 async def test_cancel_closes_the_lobby(world: World) -> None:
@@ -124,7 +124,7 @@ async def test_host_leaving_passes_the_host_on(world: World) -> None:
     table = Table(world, 2)
     await table.open()
     await world.members[0].click(table.public, label="Leave")
-    assert table.session.host_id == world.members[1].id
+    assert table.session.state.host_id == world.members[1].id
     assert "ben (host)" in embed_text(table.public)
 
 

@@ -13,6 +13,7 @@ import pytest
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Phase
+from bot.engine.snapshot import dump_state
 from bot.sessions import STALE_CLICK
 from bot.store import RetryPolicy
 from bot.store.connection import execute
@@ -63,19 +64,19 @@ async def test_old_messages_keep_working_after_a_restart(world: World, settings:
         anna, hand_anna, next(b.code for b in buttons(hand_anna) if b.label == "Red 5")
     )
     hand_ben = await table.hand(ben)
-    before = table.game.to_dict()
+    before = dump_state(table.game)
     old_table = table.public
 
     await restart(world, settings)
 
     restored = world.bot.sessions.by_channel[world.channel.id]
-    assert restored.game is not None and restored.game.to_dict() == before
+    assert restored.state.game is not None and dump_state(restored.state.game) == before
     assert "The bot restarted" in embed_text(table.public)
     code = next(b.code for b in buttons(hand_ben) if b.label == "Red 1")
     await table.actor(ben).click(
         hand_ben, custom_id=next(b.custom_id for b in buttons(hand_ben) if b.code == code)
     )
-    assert restored.game.top_face().name() == "Red 1"
+    assert restored.state.game.top_face().name() == "Red 1"
     again = await table.actor(anna).click(old_table, label="Hand")
     assert again.ephemeral and "2 cards" in embed_text(again.response)
 
@@ -88,7 +89,7 @@ async def test_turn_timer_resumes_after_a_restart(world: World, settings: Settin
     await table.save_now()
     await restart(world, settings)
     await world.env.advance_time(61)
-    game = world.bot.sessions.by_channel[world.channel.id].game
+    game = world.bot.sessions.by_channel[world.channel.id].state.game
     assert game is not None and len(game.hands[0]) == 4
 
 
@@ -110,7 +111,7 @@ async def test_a_scored_round_is_recorded_once_across_restarts(
     await table.save_now()
     assert [r for _, r in rounds_in_db(settings)] == [1]
     await table.players[1].click(table.public, label="Next round")
-    assert world.bot.sessions.by_channel[world.channel.id].game.round_no == 2  # type: ignore[union-attr]
+    assert world.bot.sessions.by_channel[world.channel.id].state.game.round_no == 2  # type: ignore[union-attr]
 
 
 async def test_unreadable_snapshot_ends_only_that_game(
@@ -169,31 +170,35 @@ async def test_a_lobby_survives_a_restart_and_its_old_buttons_work(
     await restart(world, settings)
 
     lobby = world.bot.sessions.by_channel[world.channel.id]
-    assert [(s.name, s.ai) for s in lobby.seats] == [
+    assert [(s.name, s.ai) for s in lobby.state.seats] == [
         ("anna", None),
         ("AI Anna (easy)", "easy"),
         ("ben", None),
     ]
-    assert (lobby.rules.variant, lobby.rules.target, lobby.rules.stacking) == (
+    assert (lobby.state.rules.variant, lobby.state.rules.target, lobby.state.rules.stacking) == (
         "classic",
         5000,
         True,
     )
-    assert lobby.ai_difficulty == "easy" and lobby.host_id == anna.id
+    assert lobby.state.ai_difficulty == "easy" and lobby.state.host_id == anna.id
     assert "The bot restarted" in embed_text(world.channel.last_message)
     await cara.click(old_lobby, label="Join")
     await ben.click(old_lobby, label="Leave")
     assert "2. AI Anna (easy)\n3. cara" in embed_text(world.channel.last_message)
     await anna.click(old_lobby, label="Start")
 
-    assert lobby.game is not None and lobby.game.players == [str(anna.id), "ai1", str(cara.id)]
+    assert lobby.state.game is not None and lobby.state.game.players == [
+        str(anna.id),
+        "ai1",
+        str(cara.id),
+    ]
     assert lobbies_in_db(settings) == []
     table = Table(world, 3)
     rng = random.Random(5)
     for _ in range(500):
         if table.game.phase in TERMINAL:
             break
-        if lobby.is_ai(table.game.current_player):
+        if lobby.state.is_ai(table.game.current_player):
             await world.env.settle()
         else:
             await table.play_turn(rng)
@@ -256,7 +261,9 @@ async def test_cancelled_emptied_ended_and_started_lobbies_are_not_restored(
     await restart(world, settings)
     sessions = world.bot.sessions.by_channel
     assert sorted(sessions) == sorted([started.id, still_open.id])
-    assert sessions[started.id].game is not None and sessions[still_open.id].game is None
+    assert (
+        sessions[started.id].state.game is not None and sessions[still_open.id].state.game is None
+    )
 
 
 async def test_a_lobby_closed_after_its_message_was_deleted_stays_closed(
@@ -287,7 +294,7 @@ async def test_a_lobby_row_beside_a_live_game_is_dropped(world: World, settings:
         db.execute("INSERT INTO lobbies VALUES (?, ?, ?, ?, ?)", saved)
     await restart(world, settings)
     restored = world.bot.sessions.by_channel[world.channel.id]
-    assert restored.game is not None and "Hand" in labels(table.public)
+    assert restored.state.game is not None and "Hand" in labels(table.public)
     assert lobbies_in_db(settings) == []
 
 
@@ -357,10 +364,10 @@ async def test_a_failing_disk_never_costs_the_move_or_the_game(
     monkeypatch.setattr(snapshots, "write_snapshot", write_snapshot)
     hand = await table.hand(ben)
     await table.press(ben, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
-    before = table.game.to_dict()
+    before = dump_state(table.game)
     await restart(world, settings)
     table.forget_session()
-    assert table.game.to_dict() == before
+    assert dump_state(table.game) == before
 
 
 @pytest.mark.parametrize(("setting", "pragma"), [("NORMAL", 1), ("FULL", 2)])
@@ -371,4 +378,4 @@ async def test_the_store_opens_with_the_chosen_durability(
     chosen = settings.model_copy(update={"db_synchronous": setting})
     bot = await restart(world, chosen)
     cursor = await bot.store.database.connection.execute("PRAGMA synchronous")
-    assert tuple(await cursor.fetchone()) == (pragma,)  # type: ignore[arg-type]
+    assert tuple(await cursor.fetchone()) == (pragma,)

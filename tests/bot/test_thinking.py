@@ -9,7 +9,7 @@ import threading
 from dataclasses import dataclass, field
 
 from bot.ai import HardStrategy, NormalStrategy, Strategy
-from bot.engine import Game, Move, PlayerView, RuleSet
+from bot.engine import Game, Move, PlayerView, RuleSet, view_for
 from bot.thinking import MIN_BUDGET_SECONDS, QUEUE_SECONDS, Thinker, budget_for
 
 
@@ -37,7 +37,7 @@ def _view() -> PlayerView:
     game = Game.new(["a", "b"], RuleSet(variant="classic"), seed=3)
     player = game.current_player
     assert player is not None
-    return game.view_for(player)
+    return view_for(game, player)
 
 
 async def busy_thinker() -> tuple[Thinker, PlayerView, Recording, asyncio.Future[Move]]:

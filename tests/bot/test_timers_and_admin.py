@@ -67,7 +67,7 @@ async def test_game_ends_when_timeouts_leave_one_player(world: World) -> None:
     for _ in range(3):
         player = table.game.current_player
         session = table.session
-        session.timeouts_in_row = dict.fromkeys(session.timeouts_in_row, 2)
+        session.state.timeouts_in_row = dict.fromkeys(session.state.timeouts_in_row, 2)
         await world.env.advance_time(61)
         if player not in table.game.players:
             break

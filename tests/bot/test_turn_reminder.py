@@ -21,7 +21,7 @@ def reminders(world: World) -> list[Any]:
 
 def table_message(world: World, table: Table) -> Any:
     """The table itself (a reminder may be the channel's last message)."""
-    return next(m for m in world.channel.history() if m.id == table.session.message_id)
+    return next(m for m in world.channel.history() if m.id == table.session.state.message_id)
 
 
 async def started(world: World, seats: int = 3) -> Table:
@@ -44,7 +44,7 @@ async def test_an_idle_person_is_pinged_once_and_the_ping_goes_when_they_move(
     assert [u.id for u in reminder.mentions] == [int(anna)]
     assert reminder.edited_at is None  # a new message, so Discord notifies
     assert "45 s left" in reminder.content
-    assert str(table.session.message_id) in reminder.content  # the jump link to the table
+    assert str(table.session.state.message_id) in reminder.content  # the jump link to the table
     await world.env.advance_time(20)
     assert len(reminders(world)) == 1  # once per turn, not every 15 s
     hand = await table.actor(anna).click(table_message(world, table), label="Hand")
@@ -52,7 +52,7 @@ async def test_an_idle_person_is_pinged_once_and_the_ping_goes_when_they_move(
     await table.press(anna, hand.response, red_5)
     await world.env.settle()
     assert reminders(world) == []
-    assert world.channel.last_message.id == table.session.message_id
+    assert world.channel.last_message.id == table.session.state.message_id
 
 
 async def test_a_quick_player_is_never_pinged(world: World) -> None:

@@ -169,3 +169,80 @@ def test_checker_spots_io_inside_a_method() -> None:
     """The call scan attributes an open() in a method to that method."""
     tree = ast.parse("class G:\n    def save(self):\n        open('x')\n")
     assert calls_by_function(tree) == [("save", 3, "open")]
+
+
+def hidden_imports(tree: ast.Module) -> list[str]:
+    """Imports inside a function, class or ``if`` block (such as ``if TYPE_CHECKING:``): the
+    places an import circle hides."""
+    return [
+        f"line {node.lineno}"
+        for top in tree.body
+        if not isinstance(top, ast.Import | ast.ImportFrom)
+        for node in ast.walk(top)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+
+
+def engine_imports(path: Path) -> set[str]:
+    """The engine modules (file names) that ``path`` imports, relatively or by full name."""
+    found: set[str] = set()
+    for node in ast.walk(parse(path)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module:
+                found.add(node.module.split(".")[0] + ".py")
+            elif node.level == 1:
+                found |= {alias.name + ".py" for alias in node.names}
+            elif node.module and node.module.startswith("bot.engine."):
+                found.add(node.module.split(".")[2] + ".py")
+    return found & {relative(p) for p in ENGINE_FILES}
+
+
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=relative)
+def test_engine_module_imports_only_at_the_top(path: Path) -> None:
+    """No engine module imports inside a function or under TYPE_CHECKING."""
+    assert not hidden_imports(parse(path)), f"{relative(path)} hides imports"
+
+
+def test_engine_modules_import_no_circle() -> None:
+    """Following imports between engine modules never leads back to where it started."""
+    graph = {relative(p): engine_imports(p) for p in ENGINE_FILES}
+    assert "game.py" in graph["view.py"] and "game.py" in graph["snapshot.py"]
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph.get(start, set()) - seen:
+            if nxt == goal or reaches(nxt, goal, seen | {nxt}):
+                return True
+        return False
+
+    circles = [name for name in graph if reaches(name, name, set())]
+    assert not circles, f"import circles through {circles}"
+
+
+def test_checker_spots_hidden_imports() -> None:
+    """The hidden-import scan reports a TYPE_CHECKING import and one inside a method."""
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .game import Game\n"
+        "class G:\n    def f(self):\n        from .view import view_for\n"
+    )
+    assert hidden_imports(tree) == ["line 3", "line 6"]
+
+
+def test_the_table_is_pure_too() -> None:
+    """bot/table.py imports no discord, asyncio, database driver or I/O module."""
+    import ast
+    from pathlib import Path
+
+    source = Path(__file__).parents[2] / "bot" / "table.py"
+    tree = ast.parse(source.read_text())
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    } | {
+        (node.module or "").split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level == 0
+    }
+    forbidden = {"discord", "asyncio", "aiosqlite", "asyncpg", "sqlite3", "socket", "os"}
+    assert imported & forbidden == set()

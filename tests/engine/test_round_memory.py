@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Color, Game, Phase, RuleSet, Side
+from bot.engine import Color, Game, Phase, RuleSet, Side, dumps, loads, view_for
 from bot.engine.game import DREW
 from bot.engine.moves import ACCEPT, DRAW, PASS, Catch, ChooseColor, Move, PlayCard, SwapWith
 from bot.engine.notation import faces, parse_face, setup
+from bot.engine.snapshot import dump_state, load_state
 
 from . import card, play
 
@@ -236,7 +237,7 @@ def test_received_since_counts_from_each_logged_turn() -> None:
     game.apply("ann", DRAW)
     first, second = game.turn_log[1]
     assert (game.received_since(1, first), game.received_since(1, second)) == (3, 0)
-    view = game.view_for("ben")
+    view = view_for(game, "ben")
     (ann,) = [o for o in view.opponents if o.player == "ann"]
     assert [t.played for t in ann.turns] == [None, None]
     assert [t.received_since for t in ann.turns] == [3, 0]
@@ -261,7 +262,7 @@ def _remembering() -> Game:
 def test_json_round_trip_keeps_the_memory() -> None:
     """model_dump_json and model_validate_json carry every record and count."""
     game = _remembering()
-    copy = Game.model_validate_json(game.model_dump_json())
+    copy = loads(dumps(game))
     assert copy.turn_log == game.turn_log
     assert [copy.received_since(seat) for seat in range(4)] == [0, 0, 1, 0]
     named = copy.last_turn(0)
@@ -270,9 +271,9 @@ def test_json_round_trip_keeps_the_memory() -> None:
 
 def test_snapshot_without_memory_loads_with_nothing_remembered() -> None:
     """A snapshot from before the memory existed loads with no turns remembered."""
-    data = _remembering().to_dict()
+    data = dump_state(_remembering())
     del data["turn_log"], data["received"]
-    game = Game.from_dict(data)
+    game = load_state(data)
     assert game.turn_log == [[]] * 4
     assert game.received == [0] * 4
 
@@ -280,14 +281,14 @@ def test_snapshot_without_memory_loads_with_nothing_remembered() -> None:
 def test_snapshot_with_the_first_form_of_the_memory_keeps_each_latest_turn() -> None:
     """Live games saved when only the latest turn was kept load it, its table unknown (0)."""
     game = _remembering()
-    data = game.to_dict()
+    data = dump_state(game)
     del data["turn_log"], data["received"]
     data["last_turn"] = [
         None if t is None else [int(t.side), t.top, t.color, t.played, t.named]
         for t in map(game.last_turn, range(4))
     ]
     data["received_since"] = [game.received_since(seat) for seat in range(4)]
-    loaded = Game.from_dict(data)
+    loaded = load_state(data)
     assert [loaded.last_turn(s) for s in range(4)] == [
         None if t is None else t._replace(fewest_other=0, received_at=0)
         for t in map(game.last_turn, range(4))
@@ -298,18 +299,18 @@ def test_snapshot_with_the_first_form_of_the_memory_keeps_each_latest_turn() -> 
 @pytest.mark.parametrize("key", ["turn_log", "received"])
 def test_snapshot_with_memory_of_the_wrong_length_is_rejected(key: str) -> None:
     """A memory list that does not have one entry per player is refused."""
-    data = _remembering().to_dict()
+    data = dump_state(_remembering())
     data[key] = data[key][:-1]
     with pytest.raises(ValueError, match="seats do not match"):
-        Game.from_dict(data)
+        load_state(data)
 
 
 def test_snapshot_with_only_one_memory_list_is_rejected() -> None:
     """Turns without their received counts (or the reverse) cannot be lined up and are refused."""
-    data = _remembering().to_dict()
+    data = dump_state(_remembering())
     del data["received"]
     with pytest.raises(ValueError, match="seats do not match"):
-        Game.from_dict(data)
+        load_state(data)
 
 
 # ------------------------------------------------------------------ views
@@ -319,7 +320,7 @@ def test_view_shows_the_discard_pile_bottom_to_top() -> None:
     """Every discard face is in the view in the order played; classic has no backs."""
     game = setup({"ann": "R3 B1", "ben": "Y4 Y5"}, "G5 R5", rules=CLASSIC)
     play(game, "ann", "R3")
-    view = game.view_for("ben")
+    view = view_for(game, "ben")
     assert view.discards == tuple(faces("G5 R5 R3"))
     assert view.discard_backs is None
 
@@ -328,7 +329,7 @@ def test_flip_view_shows_the_backs_of_the_discards() -> None:
     """In Flip the view also holds the other side of every discard, in the same order."""
     game = setup({"ann": "R3|P7 B1|USE", "ben": "Y4|P+5 Y5|U9"}, "B2|O8 R5|P2", rules=FLIP)
     play(game, "ann", "R3")
-    view = game.view_for("ben")
+    view = view_for(game, "ben")
     assert view.discards == tuple(faces("B2 R5 R3"))
     assert view.discard_backs == tuple(faces("O8 P2 P7"))
 
@@ -337,7 +338,7 @@ def test_view_shows_an_opponents_draw() -> None:
     """Another player sees what the drawer faced, that they drew, and nothing received since."""
     game = setup(STUCK, "R5", rules=CLASSIC, draw="Y7")
     game.apply("ann", DRAW)
-    (ann,) = [o for o in game.view_for("ben").opponents if o.player == "ann"]
+    (ann,) = [o for o in view_for(game, "ben").opponents if o.player == "ann"]
     assert (ann.last_top, ann.last_color, ann.last_played, ann.last_named) == (
         parse_face("R5"),
         Color.RED,
@@ -352,7 +353,7 @@ def test_view_shows_an_opponents_wild_and_colour() -> None:
     game = setup({"ann": "W B1", "ben": "Y4 Y5"}, "R5", rules=CLASSIC)
     play(game, "ann", "W")
     game.apply("ann", ChooseColor(Color.GREEN))
-    (ann,) = game.view_for("ben").opponents
+    (ann,) = view_for(game, "ben").opponents
     assert (ann.last_top, ann.last_played, ann.last_named) == (
         parse_face("R5"),
         parse_face("W"),
@@ -365,11 +366,11 @@ def test_view_hides_turns_made_before_a_flip() -> None:
     hands = {"ann": "B2|O8 B3|U8", "ben": "RF|P8 B5|P9", "cid": "Y2|T1 Y3|U1"}
     game = setup(hands, "R5|P2", rules=FLIP, draw="Y8|P1")
     game.apply("ann", DRAW)
-    shown = {o.player: o.last_top for o in game.view_for("cid").opponents}
+    shown = {o.player: o.last_top for o in view_for(game, "cid").opponents}
     assert shown["ann"] == parse_face("R5")
     play(game, "ben", "RF")
     assert game.side is Side.DARK
-    for opponent in game.view_for("cid").opponents:
+    for opponent in view_for(game, "cid").opponents:
         assert (opponent.last_top, opponent.last_color, opponent.last_played) == (None,) * 3
         assert (opponent.last_named, opponent.received_since) == (None, 0)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Color, Game, Phase, Side
+from bot.engine import Color, Game, Phase, Side, view_for
 from bot.engine.events import (
     CardsDrawn,
     ChallengeResolved,
@@ -126,7 +126,7 @@ def test_flip_turns_every_hand() -> None:
     """Everyone's hand now shows the dark faces; the others see the light ones."""
     game = _flip_table()
     play(game, "ann", "RF")
-    view = game.view_for("ben")
+    view = view_for(game, "ben")
     assert game.side is Side.DARK
     assert [c.face for c in view.hand] == [game.face(c, Side.DARK) for c in game.hand("ben")]
     (cid,) = (o for o in view.opponents if o.player == "cid")

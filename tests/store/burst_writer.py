@@ -1,7 +1,7 @@
 """Child process for test_crash: records rounds as fast as it can until it is killed.
 
-Usage: python burst_writer.py DB_PATH. Prints "game ID" once, then each round number right
-after its transaction commits.
+Usage: python burst_writer.py DB_URL (sqlite:///path or postgresql://...). Prints "game ID"
+once, then each round number right after its transaction commits.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from bot.store import RoundRecord, RoundScore, Store
+from bot.store import RoundRecord, RoundScore, open_store
 
 PLAYERS = [(7000 + n, f"Burst {n}") for n in range(6)]
 GUILD = 77
@@ -35,9 +35,9 @@ def burst_round(round_no: int) -> RoundRecord:
     )
 
 
-async def main(path: str) -> None:
+async def main(url: str) -> None:
     """Create one game and record rounds (each with a snapshot) until killed."""
-    store = await Store.open(path)
+    store = await open_store(url)
     game = await store.games.create_game(GUILD, 1, "flip", "{}", PLAYERS)
     print(f"game {game.id}", flush=True)
     for round_no in range(1, MAX_ROUNDS + 1):

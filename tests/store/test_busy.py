@@ -114,7 +114,7 @@ def test_retry_delays_grow_and_are_capped() -> None:
     assert [policy.delay(n) for n in range(5)] == [0.1, 0.2, 0.4, 0.5, 0.5]
 
 
-async def test_a_failure_that_is_not_a_lock_is_a_store_error_at_once(store: Store) -> None:
+async def test_a_failure_that_is_not_a_lock_is_a_store_error_at_once(sqlite_store: Store) -> None:
     """Anything else SQLite refuses (here a missing table) is not retried and raises
     StoreIOError, a StoreError, so callers that survive a busy store survive it too."""
     attempts = 0
@@ -125,7 +125,7 @@ async def test_a_failure_that_is_not_a_lock_is_a_store_error_at_once(store: Stor
         await connection.execute("SELECT * FROM nowhere")
 
     with pytest.raises(StoreIOError) as caught:
-        await store.database.read(work)
+        await sqlite_store.database.read(work)
     assert attempts == 1
     assert isinstance(caught.value, StoreError)
     assert isinstance(caught.value.__cause__, sqlite3.OperationalError)

@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.store import Store
+from bot.store import Store, open_store
 
 from .burst_writer import GUILD, PLAYERS
+from .factories import query
 
 WRITER = Path(__file__).with_name("burst_writer.py")
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_and_kill(db_path: Path, rounds_before_kill: int) -> tuple[int, list[int]]:
+def run_and_kill(url: str, rounds_before_kill: int) -> tuple[int, list[int]]:
     """Run the burst writer, SIGKILL it after that many committed rounds; (game, printed)."""
     process = subprocess.Popen(
-        [sys.executable, str(WRITER), str(db_path)],
+        [sys.executable, str(WRITER), url],
         stdout=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
@@ -43,53 +43,54 @@ def run_and_kill(db_path: Path, rounds_before_kill: int) -> tuple[int, list[int]
     return game_id, printed
 
 
-def recorded_rounds(db_path: Path, game_id: int) -> dict[int, int]:
-    """round_no -> number of score rows, read by a fresh connection."""
-    connection = sqlite3.connect(db_path)
-    rows = connection.execute(
+async def recorded_rounds(store: Store, game_id: int) -> dict[int, int]:
+    """round_no -> number of score rows."""
+    rows = await query(
+        store,
         "SELECT r.round_no, COUNT(s.player_id) FROM rounds AS r"
         " LEFT JOIN round_scores AS s ON s.round_id = r.id WHERE r.game_id = ?"
-        " GROUP BY r.id",
+        " GROUP BY r.id, r.round_no",
         (game_id,),
-    ).fetchall()
-    connection.close()
-    return dict(rows)
+    )
+    return {int(str(round_no)): int(str(count)) for round_no, count in rows}
 
 
-def totals_mismatches(db_path: Path) -> list[tuple[int, ...]]:
+async def totals_mismatches(store: Store) -> list[tuple[object, ...]]:
     """Players whose aggregate totals differ from the sum of their round rows."""
-    connection = sqlite3.connect(db_path)
-    rows = connection.execute(
-        "SELECT s.player_id, SUM(s.points_awarded), COUNT(*), SUM(r.winner_id = s.player_id)"
+    return await query(
+        store,
+        "SELECT s.player_id, SUM(s.points_awarded), COUNT(*),"
+        " SUM(CASE WHEN r.winner_id = s.player_id THEN 1 ELSE 0 END)"
         " FROM round_scores AS s JOIN rounds AS r ON r.id = s.round_id GROUP BY s.player_id"
         " EXCEPT"
         " SELECT player_id, points, rounds_played, rounds_won FROM player_totals"
         " WHERE scope = ? AND variant = 'all'",
         (GUILD,),
-    ).fetchall()
-    connection.close()
-    return rows
+    )
 
 
 @pytest.mark.parametrize("rounds_before_kill", [3, 60])
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_killed_writer_keeps_every_committed_round_once(
-    db_path: Path, rounds_before_kill: int
+    request: pytest.FixtureRequest, db_path: Path, backend: str, rounds_before_kill: int
 ) -> None:
     """After SIGKILL every round it reported is stored once, whole, with matching totals."""
-    game_id, printed = run_and_kill(db_path, rounds_before_kill)
-    store = await Store.open(db_path)  # recovers the WAL like a restarted bot would
+    url = f"sqlite:///{db_path}" if backend == "sqlite" else request.getfixturevalue("pg_url")
+    game_id, printed = run_and_kill(url, rounds_before_kill)
+    store = await open_store(url)  # recovers the WAL like a restarted bot would
     try:
         (live,) = await store.snapshots.load_live_games()
+        rounds = await recorded_rounds(store, game_id)
+        mismatches = await totals_mismatches(store)
     finally:
         await store.close()
-    rounds = recorded_rounds(db_path, game_id)
     last = max(rounds)
     # Rounds are contiguous; at most one more than reported (killed between commit and print).
     assert sorted(rounds) == list(range(1, last + 1))
     assert printed == list(range(1, len(printed) + 1))
     assert last in (len(printed), len(printed) + 1)
     assert set(rounds.values()) == {len(PLAYERS)}
-    assert totals_mismatches(db_path) == []
+    assert mismatches == []
     seats = {p.player_id: p.rounds_played for p in live.game.players}
     assert set(seats.values()) == {last}
     assert live.state_json is not None

@@ -68,18 +68,18 @@ async def test_creating_the_game_ends_its_lobby(store: Store) -> None:
     assert (live.game.id, live.state_json, live.ui_json) == (game_id, '{"turn": 0}', '{"ui": 1}')
 
 
-async def test_a_failed_game_creation_keeps_the_lobby(store: Store) -> None:
+async def test_a_failed_game_creation_keeps_the_lobby(sqlite_store: Store) -> None:
     """A failure at the last step (the lobby's row already deleted) undoes the whole write."""
-    await store.lobbies.save(CHANNEL, "a1", GUILD, "{}")
+    await sqlite_store.lobbies.save(CHANNEL, "a1", GUILD, "{}")
     await execute(
-        store.database.connection,
+        sqlite_store.database.connection,
         "CREATE TEMP TRIGGER full_disk AFTER DELETE ON lobbies"
         " BEGIN SELECT RAISE(ABORT, 'disk full'); END",
     )
     with pytest.raises(sqlite3.IntegrityError):
-        await start_game(store, "a1")
-    assert [lobby.session_id for lobby in await store.lobbies.load_all()] == ["a1"]
-    assert await store.snapshots.load_live_games() == []
+        await start_game(sqlite_store, "a1")
+    assert [lobby.session_id for lobby in await sqlite_store.lobbies.load_all()] == ["a1"]
+    assert await sqlite_store.snapshots.load_live_games() == []
 
 
 async def test_lobby_survives_reopening_the_file(file_store: Store, db_path: Path) -> None:

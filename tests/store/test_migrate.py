@@ -6,12 +6,15 @@ import sqlite3
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.store import LATEST_VERSION, SchemaTooNewError, Store
 from bot.store.migrate import load_migrations, migrate, schema_version
+from bot.store.postgres import migrate_postgres, translate
 
-from .factories import ANNA, BEN, CARL, GUILD, OTHER_GUILD, new_game, standard_round
+from .conftest import TEST_POOL
+from .factories import ANNA, BEN, CARL, GUILD, OTHER_GUILD, new_game, query, standard_round
 
 # The history written straight into a version-1 database, as (guild, variant, rounds, winner).
 # Each round is (round_no, round winner, hands); a match winner, when set, won the last round.
@@ -21,44 +24,66 @@ HISTORY = [
 ]
 
 
-def seed_version_1(path: Path) -> None:
-    """Write HISTORY into a version-1 database with plain SQL, as a version-1 bot would have."""
-    connection = sqlite3.connect(path)
-    with connection:
-        for player in (ANNA, BEN, CARL):
-            connection.execute("INSERT INTO players VALUES (?, ?, 0)", (player, f"P{player}"))
-        for game_id, (guild, variant, rounds, match_winner) in enumerate(HISTORY, start=1):
-            seats = sorted({p for _, _, hands in rounds for p in hands})
-            connection.execute(
+def version_1_rows() -> list[tuple[str, tuple[object, ...]]]:
+    """HISTORY as the plain SQL inserts a version-1 bot would have made, in order."""
+    statements: list[tuple[str, tuple[object, ...]]] = [
+        ("INSERT INTO players VALUES (?, ?, 0)", (player, f"P{player}"))
+        for player in (ANNA, BEN, CARL)
+    ]
+    round_id = 0
+    for game_id, (guild, variant, rounds, match_winner) in enumerate(HISTORY, start=1):
+        seats = sorted({p for _, _, hands in rounds for p in hands})
+        status = "finished" if match_winner else "live"
+        statements.append(
+            (
                 "INSERT INTO games (id, guild_id, channel_id, variant, rules_json, status,"
                 " created_at, updated_at, winner_id) VALUES (?, ?, 1, ?, '{}', ?, 0, 0, ?)",
-                (game_id, guild, variant, "finished" if match_winner else "live", match_winner),
+                (game_id, guild, variant, status, match_winner),
             )
-            totals = dict.fromkeys(seats, 0)
-            for seat, player in enumerate(seats):
-                connection.execute(
+        )
+        totals = dict.fromkeys(seats, 0)
+        for seat, player in enumerate(seats):
+            statements.append(
+                (
                     "INSERT INTO game_players (game_id, player_id, seat) VALUES (?, ?, ?)",
                     (game_id, player, seat),
                 )
-            for round_no, winner, hands in rounds:
-                cursor = connection.execute(
-                    "INSERT INTO rounds (game_id, round_no, winner_id, side, scoring,"
-                    " recorded_at) VALUES (?, ?, ?, 'light', 'standard', 0)",
-                    (game_id, round_no, winner),
+            )
+        for round_no, winner, hands in rounds:
+            round_id += 1
+            statements.append(
+                (
+                    "INSERT INTO rounds (id, game_id, round_no, winner_id, side, scoring,"
+                    " recorded_at) VALUES (?, ?, ?, ?, 'light', 'standard', 0)",
+                    (round_id, game_id, round_no, winner),
                 )
-                for player, points in hands.items():
-                    awarded = sum(hands.values()) if player == winner else 0
-                    totals[player] += awarded
-                    connection.execute(
+            )
+            for player, points in hands.items():
+                awarded = sum(hands.values()) if player == winner else 0
+                totals[player] += awarded
+                statements.append(
+                    (
                         "INSERT INTO round_scores VALUES (?, ?, ?, ?)",
-                        (cursor.lastrowid, player, points, awarded),
+                        (round_id, player, points, awarded),
                     )
-            if match_winner:
-                for player in seats:
-                    connection.execute(
+                )
+        if match_winner:
+            for player in seats:
+                statements.append(
+                    (
                         "INSERT INTO match_results VALUES (?, ?, ?, 0, ?)",
                         (game_id, player, totals[player], int(player == match_winner)),
                     )
+                )
+    return statements
+
+
+def seed_version_1(path: Path) -> None:
+    """Write HISTORY into a version-1 SQLite database, as a version-1 bot would have."""
+    connection = sqlite3.connect(path)
+    with connection:
+        for sql, params in version_1_rows():
+            connection.execute(sql, params)
     connection.close()
 
 
@@ -81,12 +106,9 @@ async def replay_history(store: Store) -> None:
             )
 
 
-async def all_totals(store: Store) -> list[tuple[int, ...]]:
-    """Every player_totals row, sorted."""
-    async with store.database.connection.execute(
-        "SELECT * FROM player_totals ORDER BY scope, variant, player_id"
-    ) as cursor:
-        return [tuple(row) for row in await cursor.fetchall()]
+async def all_totals(store: Store) -> list[tuple[object, ...]]:
+    """Every player_totals row, sorted (on either backend)."""
+    return await query(store, "SELECT * FROM player_totals ORDER BY scope, variant, player_id")
 
 
 def test_migration_numbers_are_contiguous() -> None:
@@ -161,6 +183,30 @@ async def test_file_database_uses_wal_and_foreign_keys(file_store: Store) -> Non
     """The connection runs in WAL mode with foreign keys enforced."""
     connection = file_store.database.connection
     async with connection.execute("PRAGMA journal_mode") as cursor:
-        assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
+        assert (await cursor.fetchone())[0] == "wal"
     async with connection.execute("PRAGMA foreign_keys") as cursor:
-        assert (await cursor.fetchone())[0] == 1  # type: ignore[index]
+        assert (await cursor.fetchone())[0] == 1
+
+
+@pytest.mark.parametrize("version", range(1, LATEST_VERSION))
+async def test_older_postgres_database_with_data_migrates_to_latest(
+    pg_url: str, version: int
+) -> None:
+    """The PostgreSQL migrations backfill the same totals as SQLite's from the same history."""
+    connection = await asyncpg.connect(pg_url)
+    try:
+        await migrate_postgres(connection, target=1)
+        for sql, params in version_1_rows():
+            await connection.execute(translate(sql)[0], *params)
+        assert await migrate_postgres(connection, target=version) == version
+    finally:
+        await connection.close()
+    migrated = await Store.open_postgres(pg_url, TEST_POOL)
+    reference = await Store.open(":memory:")
+    try:
+        await replay_history(reference)
+        assert await all_totals(migrated) == await all_totals(reference)
+        assert len(await migrated.snapshots.load_live_games()) == 1  # the seeded live game
+    finally:
+        await migrated.close()
+        await reference.close()

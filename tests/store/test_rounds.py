@@ -12,16 +12,17 @@ from bot.engine import RoundResult
 from bot.engine.cards import Side
 from bot.store import GameNotLiveError, RoundRecord, Store
 
-from .factories import ANNA, BEN, CARL, GUILD, alternative_round, new_game, standard_round
-
-
-async def table_counts(store: Store) -> dict[str, int]:
-    """Row counts of every table a round or a match result writes."""
-    counts = {}
-    for table in ("rounds", "round_scores", "match_results", "player_totals", "snapshots"):
-        async with store.database.connection.execute(f"SELECT COUNT(*) FROM {table}") as cursor:
-            counts[table] = (await cursor.fetchone())[0]  # type: ignore[index]
-    return counts
+from .factories import (
+    ANNA,
+    BEN,
+    CARL,
+    GUILD,
+    alternative_round,
+    new_game,
+    query,
+    standard_round,
+    table_counts,
+)
 
 
 async def test_round_writes_scores_and_running_totals(store: Store) -> None:
@@ -83,52 +84,52 @@ async def test_concurrent_submits_from_two_connections_record_once(
     assert (await file_store.standings.stats(ANNA)).rounds_won == 1
 
 
-async def test_failure_mid_transaction_leaves_nothing(store: Store) -> None:
+async def test_failure_mid_transaction_leaves_nothing(sqlite_store: Store) -> None:
     """An error after the round and scores are written rolls all of it back."""
-    game = await new_game(store)
-    before = await table_counts(store)
+    game = await new_game(sqlite_store)
+    before = await table_counts(sqlite_store)
     # Fails the transaction at its last step (the leaderboard totals), after the round and
     # the score rows were already inserted.
-    await store.database.connection.execute(
+    await sqlite_store.database.connection.execute(
         "CREATE TEMP TRIGGER fail_totals BEFORE INSERT ON player_totals"
         " BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
     )
     with pytest.raises(sqlite3.IntegrityError, match="injected failure"):
-        await store.games.record_round(game.id, standard_round(1, ANNA, {ANNA: 0, BEN: 40}))
-    assert await table_counts(store) == before
-    seats = (await store.games.get_game(game.id)).players  # type: ignore[union-attr]
+        await sqlite_store.games.record_round(game.id, standard_round(1, ANNA, {ANNA: 0, BEN: 40}))
+    assert await table_counts(sqlite_store) == before
+    seats = (await sqlite_store.games.get_game(game.id)).players  # type: ignore[union-attr]
     assert [p.total_points for p in seats] == [0, 0]
 
 
-async def test_round_succeeds_after_a_failed_attempt(store: Store) -> None:
+async def test_round_succeeds_after_a_failed_attempt(sqlite_store: Store) -> None:
     """After an injected failure the same round can still be recorded, once."""
-    game = await new_game(store)
-    connection = store.database.connection
+    game = await new_game(sqlite_store)
+    connection = sqlite_store.database.connection
     await connection.execute(
         "CREATE TEMP TRIGGER fail_totals BEFORE INSERT ON player_totals"
         " BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
     )
     round_one = standard_round(1, ANNA, {ANNA: 0, BEN: 40})
     with pytest.raises(sqlite3.IntegrityError):
-        await store.games.record_round(game.id, round_one)
+        await sqlite_store.games.record_round(game.id, round_one)
     await connection.execute("DROP TRIGGER fail_totals")
-    assert await store.games.record_round(game.id, round_one)
-    assert (await store.standings.stats(ANNA)).total_points == 40
+    assert await sqlite_store.games.record_round(game.id, round_one)
+    assert (await sqlite_store.standings.stats(ANNA)).total_points == 40
 
 
-async def test_failed_match_result_keeps_the_game_live(store: Store) -> None:
+async def test_failed_match_result_keeps_the_game_live(sqlite_store: Store) -> None:
     """A failure while writing the match result rolls back the round that ended the match."""
-    game = await new_game(store)
-    await store.database.connection.execute(
+    game = await new_game(sqlite_store)
+    await sqlite_store.database.connection.execute(
         "CREATE TEMP TRIGGER fail_result BEFORE INSERT ON match_results"
         " BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
     )
     final = standard_round(1, ANNA, {ANNA: 0, BEN: 500}, match_winner=ANNA)
     with pytest.raises(sqlite3.IntegrityError):
-        await store.games.record_round(game.id, final)
-    record = await store.games.get_game(game.id)
+        await sqlite_store.games.record_round(game.id, final)
+    record = await sqlite_store.games.get_game(game.id)
     assert record is not None and (record.status, record.winner_id) == ("live", None)
-    assert (await table_counts(store))["rounds"] == 0
+    assert (await table_counts(sqlite_store))["rounds"] == 0
 
 
 async def test_stranger_in_scores_is_rejected_and_nothing_written(store: Store) -> None:
@@ -172,10 +173,10 @@ async def test_match_winning_round_finishes_the_game(store: Store) -> None:
         ANNA,
         True,
     )
-    async with store.database.connection.execute(
-        "SELECT player_id, final_points, rounds_won, won FROM match_results ORDER BY player_id"
-    ) as cursor:
-        assert [tuple(r) for r in await cursor.fetchall()] == [(ANNA, 510, 1, 1), (BEN, 20, 1, 0)]
+    results = await query(
+        store, "SELECT player_id, final_points, rounds_won, won FROM match_results ORDER BY 1"
+    )
+    assert results == [(ANNA, 510, 1, 1), (BEN, 20, 1, 0)]
     assert (await table_counts(store))["snapshots"] == 0
 
 

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bench.cards import sample_table
-from bot.engine import Game, RuleSet
+from bot.engine import Game, RuleSet, public_view, view_for
 from bot.engine.cards import Color, Face, Kind, Side
 from bot.ui.cards import MAX_BYTES, CardArt, SeatPicture, table_picture, table_png, warm
 from bot.ui.cards.draw import font
@@ -74,7 +74,7 @@ def _with_backs(seat: SeatPicture) -> SeatPicture:
 def test_table_picture_reads_every_seat_from_the_public_view(variant: str) -> None:
     """Seat order, counts, the player to move and (Flip only) the backs come from the view."""
     game = Game.new(["a", "b", "c"], RuleSet(variant=variant), seed=5)
-    view = game.public_view()
+    view = public_view(game)
     picture = table_picture(view, str.upper)
     assert [s.name for s in picture.players] == ["A", "B", "C"]
     assert [s.count for s in picture.players] == [o.card_count for o in view.opponents]
@@ -94,9 +94,9 @@ def test_table_picture_reads_every_seat_from_the_public_view(variant: str) -> No
 def test_a_players_own_view_gives_the_same_picture_as_a_spectators() -> None:
     """Built from a player's view, their own seat shows its public count and backs."""
     game = Game.new(["a", "b", "c", "d"], RuleSet(variant="flip"), seed=8)
-    spectator = table_picture(game.public_view(), str)
+    spectator = table_picture(public_view(game), str)
     for player in "abcd":
-        assert table_picture(game.view_for(player), str) == spectator
+        assert table_picture(view_for(game, player), str) == spectator
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)

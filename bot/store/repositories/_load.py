@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import aiosqlite
-
+from ..backend import Connection
 from ..models import GamePlayer, GameRecord, from_millis
 from ._sql import fetch_all, from_row
 
 
-async def load_games(
-    connection: aiosqlite.Connection, game_ids: Sequence[int]
-) -> dict[int, GameRecord]:
+async def load_games(connection: Connection, game_ids: Sequence[int]) -> dict[int, GameRecord]:
     """The games with these ids and their seats, by id (two queries whatever the count)."""
     if not game_ids:
         return {}

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
-import aiosqlite
 from pydantic import BaseModel
 
-from ..connection import Executed, execute
+from ..backend import Connection, Executed, Params, Row
 
 __all__ = ["Executed", "execute", "fetch_all", "fetch_one", "from_row", "now_ms"]
 
@@ -22,22 +21,23 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-async def fetch_all(
-    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
-) -> list[aiosqlite.Row]:
-    """Every row of one query, in one round trip to the connection's thread."""
-    return list(await connection.execute_fetchall(sql, params))
+async def execute(connection: Connection, sql: str, params: Params = ()) -> Executed:
+    """Run one statement; how many rows it changed."""
+    return await connection.execute(sql, params)
 
 
-async def fetch_one(
-    connection: aiosqlite.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
-) -> aiosqlite.Row | None:
+async def fetch_all(connection: Connection, sql: str, params: Params = ()) -> list[Row]:
+    """Every row of one query."""
+    return await connection.fetch_all(sql, params)
+
+
+async def fetch_one(connection: Connection, sql: str, params: Params = ()) -> Row | None:
     """The first row of one query (meant for queries of at most one row), or None."""
     rows = await fetch_all(connection, sql, params)
     return rows[0] if rows else None
 
 
-def from_row(model: type[M], row: aiosqlite.Row, **overrides: Any) -> M:
+def from_row(model: type[M], row: Row, **overrides: Any) -> M:
     """A model filled from the row's columns of the same names, plus ``overrides``."""
     columns = set(row.keys())
     values = {name: row[name] for name in model.model_fields if name in columns}

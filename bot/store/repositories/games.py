@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import aiosqlite
-
-from ..connection import Database
+from ..backend import Backend, Connection, Row
 from ..errors import GameNotFoundError, GameNotLiveError
 from ..models import GameRecord, RoundRecord, Variant, is_computer
 from ._load import load_games
@@ -26,23 +24,34 @@ INSERT INTO player_totals (
     scope, variant, player_id, points, rounds_won, rounds_played, games_played, best_round
 ) VALUES (?, ?, ?, ?, ?, 1, ?, ?)
 ON CONFLICT (scope, variant, player_id) DO UPDATE SET
-    points = points + excluded.points,
-    rounds_won = rounds_won + excluded.rounds_won,
-    rounds_played = rounds_played + 1,
-    games_played = games_played + excluded.games_played,
-    best_round = MAX(best_round, excluded.best_round)
+    points = player_totals.points + excluded.points,
+    rounds_won = player_totals.rounds_won + excluded.rounds_won,
+    rounds_played = player_totals.rounds_played + 1,
+    games_played = player_totals.games_played + excluded.games_played,
+    best_round = CASE WHEN excluded.best_round > player_totals.best_round
+        THEN excluded.best_round ELSE player_totals.best_round END
 """
 
 _ADD_MATCH_WON = """
 INSERT INTO player_totals (scope, variant, player_id, matches_won) VALUES (?, ?, ?, 1)
-ON CONFLICT (scope, variant, player_id) DO UPDATE SET matches_won = matches_won + 1
+ON CONFLICT (scope, variant, player_id) DO UPDATE SET matches_won = player_totals.matches_won + 1
 """
 
 
-async def _live_game(connection: aiosqlite.Connection, game_id: int) -> aiosqlite.Row:
-    game = await fetch_one(
-        connection, "SELECT guild_id, variant, status FROM games WHERE id = ?", (game_id,)
+async def _locked_game(connection: Connection, game_id: int) -> Row | None:
+    """The game's row, locked until the transaction ends on PostgreSQL.
+
+    SQLite writes one transaction at a time anyway; on PostgreSQL the row lock makes the
+    writes of one game (rounds, the finish) from several processes take turns, so the round
+    check below always sees the round another process has just committed.
+    """
+    lock = " FOR UPDATE" if connection.dialect == "postgres" else ""
+    return await fetch_one(
+        connection, f"SELECT guild_id, variant, status FROM games WHERE id = ?{lock}", (game_id,)
     )
+
+
+def _check_live(game: Row | None, game_id: int) -> Row:
     if game is None:
         raise GameNotFoundError(f"no game {game_id}")
     if game["status"] != "live":
@@ -50,9 +59,11 @@ async def _live_game(connection: aiosqlite.Connection, game_id: int) -> aiosqlit
     return game
 
 
-async def _finish(
-    connection: aiosqlite.Connection, game_id: int, game: aiosqlite.Row, winner_id: int
-) -> None:
+async def _live_game(connection: Connection, game_id: int) -> Row:
+    return _check_live(await _locked_game(connection, game_id), game_id)
+
+
+async def _finish(connection: Connection, game_id: int, game: Row, winner_id: int) -> None:
     """Mark a live game finished, write its match result and count the winner's match."""
     seated = await fetch_one(
         connection,
@@ -71,29 +82,30 @@ async def _finish(
     await execute(
         connection,
         "INSERT INTO match_results (game_id, player_id, final_points, rounds_won, won)"
-        " SELECT game_id, player_id, total_points, rounds_won, player_id = ?"
+        " SELECT game_id, player_id, total_points, rounds_won,"
+        " CASE WHEN player_id = ? THEN 1 ELSE 0 END"
         " FROM game_players WHERE game_id = ?",
         (winner_id, game_id),
     )
     if not is_computer(winner_id):  # computer players stay off the leaderboards
-        await connection.executemany(
+        await connection.execute_many(
             _ADD_MATCH_WON,
-            [
+            sorted(  # key order, as every totals write (see _write_round)
                 (scope, variant, winner_id)
                 for scope, variant in totals_keys(*_guild_and_variant(game))
-            ],
+            ),
         )
     await execute(connection, "DELETE FROM snapshots WHERE game_id = ?", (game_id,))
 
 
-def _guild_and_variant(game: aiosqlite.Row) -> tuple[int, str]:
+def _guild_and_variant(game: Row) -> tuple[int, str]:
     return int(game["guild_id"]), str(game["variant"])
 
 
 class GameRepository:
     """Creates games and writes their results; every write is one transaction."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Backend) -> None:
         self._database = database
 
     async def create_game(
@@ -116,20 +128,23 @@ class GameRepository:
         if len({player_id for player_id, _ in players}) != len(players):
             raise ValueError("a player is seated twice")
 
-        async def work(connection: aiosqlite.Connection) -> GameRecord:
+        async def work(connection: Connection) -> GameRecord:
             now = now_ms()
-            await connection.executemany(
-                _UPSERT_PLAYER, [(player_id, name, now) for player_id, name in players]
+            await connection.execute_many(
+                # In id order, so two games created at once with the same players lock their
+                # rows in the same order (PostgreSQL).
+                _UPSERT_PLAYER,
+                sorted((player_id, name, now) for player_id, name in players),
             )
-            cursor = await execute(
+            created = await fetch_one(
                 connection,
                 "INSERT INTO games (guild_id, channel_id, variant, rules_json, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, variant, rules_json, now, now),
             )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            await connection.executemany(
+            assert created is not None
+            game_id = int(created["id"])
+            await connection.execute_many(
                 "INSERT INTO game_players (game_id, player_id, seat) VALUES (?, ?, ?)",
                 [(game_id, player_id, seat) for seat, (player_id, _) in enumerate(players)],
             )
@@ -144,7 +159,7 @@ class GameRepository:
     async def upsert_player(self, player_id: int, display_name: str) -> None:
         """Store a player's current display name."""
 
-        async def work(connection: aiosqlite.Connection) -> None:
+        async def work(connection: Connection) -> None:
             await execute(connection, _UPSERT_PLAYER, (player_id, display_name, now_ms()))
 
         await self._database.statement(work)
@@ -152,7 +167,7 @@ class GameRepository:
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
 
-        async def work(connection: aiosqlite.Connection) -> GameRecord | None:
+        async def work(connection: Connection) -> GameRecord | None:
             return (await load_games(connection, [game_id])).get(game_id)
 
         return await self._database.read(work)
@@ -173,7 +188,8 @@ class GameRepository:
         abandoned game, and StoreBusyError when the database stays locked through every retry.
         """
 
-        async def work(connection: aiosqlite.Connection) -> bool:
+        async def work(connection: Connection) -> bool:
+            locked = await _locked_game(connection, game_id)
             done = await fetch_one(
                 connection,
                 "SELECT 1 FROM rounds WHERE game_id = ? AND round_no = ?",
@@ -181,7 +197,7 @@ class GameRepository:
             )
             if done is not None:
                 return False
-            game = await _live_game(connection, game_id)
+            game = _check_live(locked, game_id)
             await self._write_round(connection, game_id, game, round_record)
             if round_record.match_winner_id is not None:
                 await _finish(connection, game_id, game, round_record.match_winner_id)
@@ -193,9 +209,9 @@ class GameRepository:
 
     async def _write_round(
         self,
-        connection: aiosqlite.Connection,
+        connection: Connection,
         game_id: int,
-        game: aiosqlite.Row,
+        game: Row,
         round_record: RoundRecord,
     ) -> None:
         seats = {
@@ -209,10 +225,10 @@ class GameRepository:
         strangers = [s.player_id for s in round_record.scores if s.player_id not in seats]
         if strangers:
             raise ValueError(f"players {strangers} are not seated in game {game_id}")
-        cursor = await execute(
+        inserted = await fetch_one(
             connection,
             "INSERT INTO rounds (game_id, round_no, winner_id, side, scoring, recorded_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 game_id,
                 round_record.round_no,
@@ -222,23 +238,26 @@ class GameRepository:
                 now_ms(),
             ),
         )
-        round_id = cursor.lastrowid
+        assert inserted is not None
+        round_id = int(inserted["id"])
         scores = round_record.scores
-        await connection.executemany(
+        await connection.execute_many(
             "INSERT INTO round_scores (round_id, player_id, hand_points, points_awarded)"
             " VALUES (?, ?, ?, ?)",
             [(round_id, s.player_id, s.hand_points, s.points_awarded) for s in scores],
         )
         won = {s.player_id: int(s.player_id == round_record.winner_id) for s in scores}
-        await connection.executemany(
+        await connection.execute_many(
             "UPDATE game_players SET total_points = total_points + ?,"
             " rounds_won = rounds_won + ?, rounds_played = rounds_played + 1"
             " WHERE game_id = ? AND player_id = ?",
             [(s.points_awarded, won[s.player_id], game_id, s.player_id) for s in scores],
         )
-        await connection.executemany(
+        await connection.execute_many(
             _ADD_TO_TOTALS,
-            [
+            # In key order: two games' transactions that share players then lock those rows
+            # in the same order and never deadlock each other on PostgreSQL.
+            sorted(
                 (
                     scope,
                     variant,
@@ -251,7 +270,7 @@ class GameRepository:
                 for s in scores
                 if not is_computer(s.player_id)  # rounds keep them; leaderboards do not
                 for scope, variant in totals_keys(*_guild_and_variant(game))
-            ],
+            ),
         )
         await execute(
             connection, "UPDATE games SET updated_at = ? WHERE id = ?", (now_ms(), game_id)
@@ -263,7 +282,7 @@ class GameRepository:
         Returns False (nothing changed) if the game is already finished or abandoned.
         """
 
-        async def work(connection: aiosqlite.Connection) -> bool:
+        async def work(connection: Connection) -> bool:
             try:
                 game = await _live_game(connection, game_id)
             except GameNotLiveError:
@@ -276,7 +295,7 @@ class GameRepository:
     async def abandon_game(self, game_id: int) -> bool:
         """Mark a live game abandoned, keeping its scored rounds; False if it was not live."""
 
-        async def work(connection: aiosqlite.Connection) -> bool:
+        async def work(connection: Connection) -> bool:
             now = now_ms()
             cursor = await execute(
                 connection,

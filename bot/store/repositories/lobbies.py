@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import aiosqlite
-
-from ..connection import Database
+from ..backend import Backend, Connection
 from ..models import SavedLobby, from_millis
+from ..shards import Shards
 from ._sql import execute, fetch_all, now_ms
 
 _SAVE = """
@@ -19,7 +18,7 @@ ON CONFLICT (channel_id) DO UPDATE SET
 """
 
 
-async def delete_lobby(connection: aiosqlite.Connection, channel_id: int, session_id: str) -> bool:
+async def delete_lobby(connection: Connection, channel_id: int, session_id: str) -> bool:
     """Delete the channel's lobby row inside the caller's transaction, if it is that session's."""
     cursor = await execute(
         connection,
@@ -32,13 +31,15 @@ async def delete_lobby(connection: aiosqlite.Connection, channel_id: int, sessio
 class LobbyRepository:
     """Saves, forgets and lists the open lobbies; every method is one transaction."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Backend) -> None:
         self._database = database
+        # Set by Store.claim_shards: restore only this process's servers.
+        self.shards: Shards | None = None
 
     async def save(self, channel_id: int, session_id: str, guild_id: int, lobby_json: str) -> None:
         """Save the channel's open lobby, replacing whatever lobby the channel saved before."""
 
-        async def work(connection: aiosqlite.Connection) -> None:
+        async def work(connection: Connection) -> None:
             await execute(
                 connection, _SAVE, (channel_id, session_id, guild_id, lobby_json, now_ms())
             )
@@ -51,17 +52,20 @@ class LobbyRepository:
         Matching the session id keeps a late delete from removing a newer lobby of the channel.
         """
 
-        async def work(connection: aiosqlite.Connection) -> bool:
+        async def work(connection: Connection) -> bool:
             return await delete_lobby(connection, channel_id, session_id)
 
         return await self._database.statement(work)
 
     async def load_all(self) -> list[SavedLobby]:
-        """Every saved lobby, the longest-unchanged first."""
+        """Every saved lobby, the longest-unchanged first (own shards only)."""
+        mine, params = ("1 = 1", []) if self.shards is None else self.shards.sql("guild_id")
 
-        async def work(connection: aiosqlite.Connection) -> list[SavedLobby]:
+        async def work(connection: Connection) -> list[SavedLobby]:
             rows = await fetch_all(
-                connection, "SELECT * FROM lobbies ORDER BY updated_at, channel_id"
+                connection,
+                f"SELECT * FROM lobbies WHERE {mine} ORDER BY updated_at, channel_id",
+                params,
             )
             return [
                 SavedLobby(

@@ -2,54 +2,64 @@
 
 from __future__ import annotations
 
-import aiosqlite
-
-from ..connection import Database
+from ..backend import Backend, Connection
 from ..models import LiveGame, from_millis
+from ..shards import Shards
 from ._load import load_games
 from ._sql import execute, fetch_all, now_ms
 
 _SAVE = """
 INSERT INTO snapshots (game_id, state_json, ui_json, updated_at)
-SELECT id, ?, ?, ? FROM games WHERE id = ? AND status = 'live'
+SELECT id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT) FROM games
+WHERE id = ? AND status = 'live'{lock}
 ON CONFLICT (game_id) DO UPDATE SET
     state_json = excluded.state_json,
     ui_json = excluded.ui_json,
     updated_at = excluded.updated_at
 """
+_SAVE_SQLITE = _SAVE.format(lock="")
+_SAVE_POSTGRES = _SAVE.format(lock=" FOR SHARE")
 
 
 async def write_snapshot(
-    connection: aiosqlite.Connection, game_id: int, state_json: str, ui_json: str
+    connection: Connection, game_id: int, state_json: str, ui_json: str
 ) -> bool:
     """Upsert the snapshot of a live game inside the caller's transaction; False if not live."""
-    cursor = await execute(connection, _SAVE, (state_json, ui_json, now_ms(), game_id))
+    # On PostgreSQL the share lock waits for a finish or abandon of the game in flight, then
+    # sees its new status: a late snapshot never outlives its game.
+    sql = _SAVE_POSTGRES if connection.dialect == "postgres" else _SAVE_SQLITE
+    cursor = await execute(connection, sql, (state_json, ui_json, now_ms(), game_id))
     return cursor.rowcount > 0
 
 
 class SnapshotRepository:
     """Saves and restores the state of live games."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Backend) -> None:
         self._database = database
+        # Set by Store.claim_shards: restore only this process's servers.
+        self.shards: Shards | None = None
 
     async def save_snapshot(self, game_id: int, state_json: str, ui_json: str = "{}") -> bool:
         """Save a live game's engine state and UI blob; False (nothing written) if not live."""
 
-        async def work(connection: aiosqlite.Connection) -> bool:
+        async def work(connection: Connection) -> bool:
             return await write_snapshot(connection, game_id, state_json, ui_json)
 
         return await self._database.statement(work)
 
     async def load_live_games(self) -> list[LiveGame]:
-        """Every live game with its latest snapshot, oldest game first."""
+        """Every live game with its latest snapshot, oldest game first (own shards only)."""
+        shards = self.shards
 
-        async def work(connection: aiosqlite.Connection) -> list[LiveGame]:
+        async def work(connection: Connection) -> list[LiveGame]:
+            mine, params = ("1 = 1", []) if shards is None else shards.sql("g.guild_id")
             rows = await fetch_all(
                 connection,
                 "SELECT g.id, s.state_json, s.ui_json, s.updated_at FROM games AS g"
                 " LEFT JOIN snapshots AS s ON s.game_id = g.id"
-                " WHERE g.status = 'live' ORDER BY g.id",
+                f" WHERE g.status = 'live' AND {mine} ORDER BY g.id",
+                params,
             )
             games = await load_games(connection, [row["id"] for row in rows])
             return [

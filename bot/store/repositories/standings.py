@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import aiosqlite
-
-from ..connection import Database
+from ..backend import Backend, Connection, Row
 from ..models import (
     LeaderboardPage,
     LeaderboardRow,
@@ -43,9 +41,12 @@ counted AS (
 chosen AS (
     SELECT
         total,
-        MAX(1, (total + :size - 1) / :size) AS pages,
-        MIN(MAX(:page, 1), MAX(1, (total + :size - 1) / :size)) AS page
-    FROM counted
+        pages,
+        CASE WHEN :page < 1 THEN 1 WHEN :page > pages THEN pages ELSE :page END AS page
+    FROM (
+        SELECT total, CASE WHEN total > 0 THEN (total + :size - 1) / :size ELSE 1 END AS pages
+        FROM counted
+    ) AS sized
 ),
 page AS (
     SELECT player_id, {column} AS sort_value FROM player_totals
@@ -59,7 +60,7 @@ SELECT
         AND {column} > (SELECT MAX(sort_value) FROM page)) AS ahead,
     {row_columns}
 FROM chosen
-LEFT JOIN page ON 1
+LEFT JOIN page ON 1 = 1
 LEFT JOIN player_totals AS t
     ON t.scope = :scope AND t.variant = :variant AND t.player_id = page.player_id
 LEFT JOIN players AS p ON p.id = t.player_id
@@ -76,7 +77,7 @@ def _scope_key(scope: Scope, guild_id: int | None) -> int:
 
 
 def _rank_page(
-    rows: Sequence[aiosqlite.Row], column: str, offset: int, first_rank: int
+    rows: Sequence[Row], column: str, offset: int, first_rank: int
 ) -> list[LeaderboardRow]:
     """Competition ranks down a page sorted by ``column``: ties share the first tied position."""
     ranked: list[LeaderboardRow] = []
@@ -91,7 +92,7 @@ def _rank_page(
 class StandingsRepository:
     """Leaderboard pages, a player's rank and /stats."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Backend) -> None:
         self._database = database
 
     async def leaderboard(
@@ -110,7 +111,7 @@ class StandingsRepository:
         scope_key = _scope_key(scope, guild_id)
         column = _SORT_COLUMNS[sort]
 
-        async def work(connection: aiosqlite.Connection) -> LeaderboardPage:
+        async def work(connection: Connection) -> LeaderboardPage:
             rows = await fetch_all(
                 connection,
                 _PAGE_SQL.format(column=column, row_columns=_ROW_COLUMNS),
@@ -149,7 +150,7 @@ class StandingsRepository:
         if is_computer(player_id):
             return None
 
-        async def work(connection: aiosqlite.Connection) -> LeaderboardRow | None:
+        async def work(connection: Connection) -> LeaderboardRow | None:
             row = await fetch_one(
                 connection,
                 f"SELECT {_ROW_COLUMNS}, (SELECT COUNT(*) FROM player_totals AS o"
@@ -172,7 +173,7 @@ class StandingsRepository:
         if is_computer(player_id):
             return PlayerStats(player_id=player_id, name=None, guild_id=guild_id)
 
-        async def work(connection: aiosqlite.Connection) -> PlayerStats:
+        async def work(connection: Connection) -> PlayerStats:
             found = await fetch_all(
                 connection,
                 "SELECT p.display_name, t.* FROM players AS p LEFT JOIN player_totals AS t"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.engine import Game, RuleSet
+from bot.engine import Game, RuleSet, public_view, view_for
 from bot.engine.cards import Face, Side
 from bot.engine.moves import PlayCard
 
@@ -33,7 +33,7 @@ def flip_tables(seed: int = 7) -> tuple[TablePicture, TablePicture]:
         player = game.current_player
         if player is None:
             break
-        view = game.public_view()
+        view = public_view(game)
         if (
             view.side is Side.LIGHT
             and light is None
@@ -51,7 +51,7 @@ def flip_tables(seed: int = 7) -> tuple[TablePicture, TablePicture]:
 def classic_hand(seed: int = 3) -> list[Face]:
     """The first player's opening hand in a seeded classic game, sorted as the bot sorts it."""
     game = Game.new(list(NAMES), RuleSet(variant="classic"), seed=seed)
-    return sorted((h.face for h in game.view_for("p1").hand), key=sort_key)
+    return sorted((h.face for h in view_for(game, "p1").hand), key=sort_key)
 
 
 def hand_strip(faces: list[Face], art: CardArt, height: int = 150, step: int = 84) -> Image.Image:

@@ -1,0 +1,295 @@
+"""The table of one channel, as plain data: seats, host, rules, the lobby's options, the game.
+
+``TableState`` is pure like the engine (no Discord, no asyncio, no I/O): the session owns the
+lock, the timers and the messages, and asks the table for every change. A change either
+returns what happened (engine events) or raises ``TableError`` with the sentence to show the
+person who asked, and the state is then untouched.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.engine import Face, Game, Move, Phase, RuleSet
+from bot.engine import events as ev
+from bot.engine.game import TERMINAL_PHASES
+from bot.engine.players import Difficulty, computer_id, is_computer
+
+MAX_SEATS = 10
+LOG_LINES = 6
+TIMEOUTS_BEFORE_REMOVAL = 3
+AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
+
+
+class TableError(Exception):
+    """A request the table refuses; ``reason`` is the sentence for the person who asked."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class Seat:
+    """Someone at the table: a Discord user (id as text) or a computer player."""
+
+    player_id: str
+    name: str
+    ai: Difficulty | None = None
+
+    @property
+    def user_id(self) -> int | None:
+        """The Discord user id, or None for a computer player."""
+        return None if self.ai else int(self.player_id)
+
+
+class TableState:
+    """A lobby that becomes a game: everything about a channel's table that is saved."""
+
+    def __init__(
+        self,
+        session_id: str,
+        guild_id: int | None,
+        channel_id: int,
+        host: Seat,
+        rules: RuleSet,
+        turn_timeout: int,
+        next_round_delay: int,
+        lobby_idle_until: datetime,
+    ) -> None:
+        """A new lobby with its host seated."""
+        if host.user_id is None:
+            raise ValueError("a table is hosted by a person")
+        self.id = session_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.host_id = host.user_id
+        self.rules = rules
+        self.turn_timeout = turn_timeout
+        self.next_round_delay = next_round_delay
+        self.ai_difficulty: Difficulty = "normal"
+        self.ai_takeover = False
+        self.seats: list[Seat] = [host]
+        self.game: Game | None = None
+        self.message_id: int | None = None
+        # The message that pinged the person whose turn is running late (deleted when it ends).
+        self.reminder_id: int | None = None
+        self.serial = 0
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.timeouts_in_row: dict[str, int] = {}
+        self.closed = False
+        # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
+        # to the process that restores it.
+        self.lobby_idle_until = lobby_idle_until
+        # Moves on with every change, so a failed click can tell whether it changed anything.
+        self.revision = 0
+        self._names: dict[str, str] = {host.player_id: host.name}
+
+    # ------------------------------------------------------------------ facts
+
+    def name(self, player: str) -> str:
+        """The name of an engine player id as chosen (escape it where markdown renders)."""
+        return self._names.get(player, player)
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        """The seat of a Discord user, if they are at this table."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat_of_player(self, player: str) -> Seat | None:
+        """The seat of an engine player id, if it is at this table."""
+        return next((s for s in self.seats if s.player_id == player), None)
+
+    def is_ai(self, player: str | None) -> bool:
+        """Whether an engine player id belongs to a computer player."""
+        return is_computer(player)
+
+    @property
+    def started(self) -> bool:
+        """Whether the lobby became a game."""
+        return self.game is not None
+
+    @property
+    def humans_in_game(self) -> list[str]:
+        """The human players still in the running game."""
+        return [p for p in self.game.players if not is_computer(p)] if self.game else []
+
+    @property
+    def ai_seats(self) -> list[Seat]:
+        """Computer players still at the table: lobby seats, or those left in the game."""
+        ais = [s for s in self.seats if s.ai]
+        if self.game is None:
+            return ais
+        return [s for s in ais if s.player_id in self.game.players]
+
+    def in_game(self, user_id: int) -> bool:
+        """Whether the user is still playing in the running game."""
+        return self.game is not None and str(user_id) in self.game.players
+
+    @property
+    def round_over(self) -> bool:
+        """Whether the game waits between rounds, or is over (no turn is being played)."""
+        return self.game is not None and self.game.phase in TERMINAL_PHASES
+
+    def final_hands(self) -> list[tuple[str, list[Face], int]]:
+        """Every seated player's hand faces and points on the side the round ended on."""
+        game = self._game()
+        return [
+            (p, [game.face(c) for c in game.hands[s]], game.hand_points(p))
+            for s, p in enumerate(game.players)
+        ]
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise TableError("The game has not started yet.")
+        return self.game
+
+    # ------------------------------------------------------------------ the lobby
+
+    def _lobby(self) -> None:
+        if self.game is not None:
+            raise TableError("This game has already started.")
+
+    def _room_for_one_more(self) -> None:
+        if len(self.seats) >= MAX_SEATS:
+            raise TableError("The table is full: 10 players at most.")
+
+    def seat(self, seat: Seat) -> None:
+        """Seat a player (a restored seat, or a join that was checked already)."""
+        self.seats.append(seat)
+        self._names[seat.player_id] = seat.name
+        self.revision += 1
+
+    def join(self, user_id: int, name: str) -> Seat:
+        """A person takes a seat in the lobby."""
+        self._lobby()
+        if self.seat_of(user_id) is not None:
+            raise TableError("You are already in this lobby.")
+        self._room_for_one_more()
+        seat = Seat(str(user_id), name)
+        self.seat(seat)
+        return seat
+
+    def leave(self, seat: Seat) -> str | None:
+        """Take a player out of the lobby; why the lobby closes with them, or None.
+
+        A new host is the first person left when the host goes.
+        """
+        self._lobby()
+        self.seats.remove(seat)
+        self.revision += 1
+        if not self.seats:
+            return "The lobby is empty and closed."
+        humans = [s for s in self.seats if s.user_id is not None]
+        if not humans:
+            return "Only computer players were left, so the lobby closed."
+        if seat.user_id == self.host_id:
+            assert humans[0].user_id is not None
+            self.host_id = humans[0].user_id
+        return None
+
+    def _hosted_by(self, user_id: int, refusal: str) -> None:
+        if user_id != self.host_id:
+            raise TableError(refusal)
+
+    def add_ai(self, difficulty: Difficulty) -> Seat:
+        """Seat a computer player with a clear name such as "AI Cara (hard)"."""
+        self._lobby()
+        self._room_for_one_more()
+        taken = {s.player_id for s in self.seats}
+        number = next(n for n in range(1, MAX_SEATS + 1) if computer_id(n) not in taken)
+        seat = Seat(computer_id(number), f"AI {AI_NAMES[number - 1]} ({difficulty})", difficulty)
+        self.seat(seat)
+        return seat
+
+    def host_adds_ai(self, user_id: int) -> Seat:
+        """The host's Add AI: one computer player of the lobby's difficulty."""
+        self._lobby()
+        self._hosted_by(user_id, "Only the host can add or remove computer players.")
+        return self.add_ai(self.ai_difficulty)
+
+    def drop_ai(self, user_id: int, seat: Seat | None = None) -> Seat:
+        """The host takes a computer player out of the lobby (the one added last by default)."""
+        self._lobby()
+        self._hosted_by(user_id, "Only the host can add or remove computer players.")
+        ais = self.ai_seats
+        if not ais:
+            raise TableError("There is no computer player to remove.")
+        chosen = ais[-1] if seat is None else seat
+        self.seats.remove(chosen)
+        self.revision += 1
+        return chosen
+
+    def start(self, user_id: int, seed: int, names: dict[str, str]) -> list[ev.Event]:
+        """The host deals the first round with the seated players (``names`` as shown)."""
+        self._lobby()
+        self._hosted_by(user_id, f"Only the host, {names[str(self.host_id)]}, can start the game.")
+        if len(self.seats) < 2:
+            raise TableError("You need at least 2 players to start.")
+        players = [s.player_id for s in self.seats]
+        self.game, events = Game.start(players, self.rules, seed, names=names)
+        self.revision += 1
+        self.serial += 1
+        self.log.clear()
+        self.timeouts_in_row = dict.fromkeys(players, 0)
+        return events
+
+    # ------------------------------------------------------------------ the game
+
+    def player(self, user_id: int) -> str:
+        """The engine id of a user playing in the running game."""
+        game = self._game()
+        player = str(user_id)
+        if player not in game.players:
+            raise TableError("You are not playing in this game.")
+        return player
+
+    def play(self, player: str, move: Move) -> list[ev.Event]:
+        """Apply a move; the engine's IllegalMove (with its sentence) leaves everything as is."""
+        events = self._game().apply(player, move)
+        self.revision += 1
+        return events
+
+    def record(self, lines: Iterable[str], actor: str | None, *, turn_move: bool) -> None:
+        """Log what happened; a turn move moves the serial that hand buttons carry."""
+        self.revision += 1
+        self.log.extend(lines)
+        if actor is not None:
+            self.timeouts_in_row[actor] = 0
+        if turn_move:
+            self.serial += 1
+
+    def next_round(self) -> list[ev.Event]:
+        """Deal the next round after one has been scored."""
+        game = self._game()
+        if game.phase is not Phase.ROUND_OVER:
+            raise TableError("The round is still being played.")
+        events = game.start_next_round()
+        self.revision += 1
+        self.log.clear()
+        self.serial += 1
+        return events
+
+    def remove(self, player: str, reason: str) -> list[ev.Event]:
+        """Take a player out of the running game; when no person is left, the computer
+        players leave too and the game ends."""
+        game = self._game()
+        events = game.remove_player(player, reason)
+        if not self.humans_in_game and game.phase is not Phase.ABANDONED:
+            for ai in list(game.players)[:-1]:
+                events += game.remove_player(ai, "left: no people are playing any more")
+        self.revision += 1
+        return events
+
+    def timed_out(self, player: str, events: list[ev.Event]) -> list[ev.Event]:
+        """Count a timeout (``events``: the move made for the player); the third in a row
+        removes them. Returns every event."""
+        game = self._game()
+        count = self.timeouts_in_row.get(player, 0) + 1
+        if count >= TIMEOUTS_BEFORE_REMOVAL and game.phase not in TERMINAL_PHASES:
+            events += game.remove_player(player, "was removed after 3 timeouts in a row")
+        self.timeouts_in_row[player] = count
+        self.revision += 1
+        return events

@@ -1,0 +1,50 @@
+"""Answering Discord: short ephemeral replies, edits in place, button views, the moderator
+check, and names made safe for message text. Every UI room answers through these."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+Interaction = discord.Interaction[Any]
+
+
+async def reply(interaction: Interaction, text: str) -> None:
+    """A short ephemeral answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def edit_in_place(interaction: Interaction, **changes: Any) -> None:
+    """Edit the message the button is on, also after a deferral."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**changes)
+    else:
+        await interaction.response.edit_message(**changes)
+
+
+def button_view(buttons: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
+    """A timeout-less view holding ``buttons`` (callbacks come through the DynamicItem)."""
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    # Clicks reach the buttons through their registered DynamicItem, never through this
+    # object, so it is stopped at once: discord.py then does not keep it (and a 15-minute
+    # timeout task per ephemeral hand) alive, which would pile up over a busy evening.
+    view.stop()
+    return view
+
+
+def can_moderate(interaction: Interaction) -> bool:
+    """Manage Channels or Manage Server in this channel."""
+    perms = interaction.permissions
+    return perms.manage_channels or perms.manage_guild
+
+
+def safe_name(name: str) -> str:
+    """A user-chosen name made safe for message text: no markdown, links or mentions."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))

@@ -1,0 +1,150 @@
+"""What can be checked of the Docker image and compose file without a Docker engine.
+
+The HEALTHCHECK command itself is run against a live bot in tests/bot/test_health.py.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+# Continuation lines joined, comments dropped: one instruction per line.
+INSTRUCTIONS = [
+    line.strip()
+    for line in re.sub(r"\\\n\s*", " ", DOCKERFILE).splitlines()
+    if line.strip() and not line.lstrip().startswith("#")
+]
+
+
+def instructions(keyword: str) -> list[str]:
+    """The arguments of every ``keyword`` instruction, in order."""
+    return [line.split(None, 1)[1] for line in INSTRUCTIONS if line.split()[0] == keyword]
+
+
+def image_env() -> dict[str, str]:
+    """Every ENV the Dockerfile sets."""
+    env: dict[str, str] = {}
+    for line in instructions("ENV"):
+        for item in shlex.split(line):
+            name, value = item.split("=", 1)
+            env[name] = value
+    return env
+
+
+def exec_form(text: str) -> list[str]:
+    """A JSON exec-form command as a list (``["python", "-m", "bot"]``)."""
+    assert text.startswith("["), f"shell form is not allowed: {text}"
+    return [str(part) for part in yaml.safe_load(text)]
+
+
+def lock_packages() -> dict[str, str]:
+    """name -> version of every package in requirements.lock, checking each has hashes."""
+    text = (ROOT / "requirements.lock").read_text()
+    entries = re.findall(
+        r"^([A-Za-z0-9_.-]+)==(\S+) \\\n((?:\s+--hash=sha256:\w+.*\n)+)", text, re.M
+    )
+    pinned = re.findall(r"^[A-Za-z0-9_.-]+==", text, flags=re.M)
+    assert len(entries) == len(pinned) > 0, "every pinned package has its hashes"
+    return {name.lower().replace("_", "-"): version for name, version, _ in entries}
+
+
+def test_base_image_is_pinned_to_a_python_release() -> None:
+    """One FROM, naming an exact 3.11.x slim bookworm image (not a moving tag like 3.11-slim)."""
+    (base,) = instructions("FROM")
+    assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?", base), base
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert requires == ">=3.11"
+
+
+def test_dependencies_come_from_the_lock_with_hashes() -> None:
+    """pip installs requirements.lock with --require-hashes and nothing unlocked."""
+    runs = " ".join(instructions("RUN"))
+    assert "pip install --require-hashes --no-deps -r /tmp/requirements.lock" in runs
+    assert re.findall(r"pip install", runs) == ["pip install"]
+    packages = lock_packages()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for requirement in project["dependencies"]:
+        name = re.split(r"[<>=!~\[ ]", requirement)[0].lower().replace(".", "-")
+        assert name in packages, requirement
+    header = (ROOT / "requirements.lock").read_text()
+    assert "pip-compile --generate-hashes --strip-extras -o requirements.lock pyproject.toml" in (
+        header
+    )
+    assert "pip-compile --generate-hashes --strip-extras -o requirements.lock pyproject.toml" in (
+        (ROOT / "README.md").read_text()
+    )
+
+
+def test_every_copied_path_exists_and_is_not_ignored() -> None:
+    """COPY sources exist, and .dockerignore keeps them in the build context."""
+    ignored = {
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    copied = []
+    for line in instructions("COPY"):
+        *sources, _target = line.split()
+        copied += sources
+    assert set(copied) == {"requirements.lock", "bot", "cogs"}
+    for source in copied:
+        assert (ROOT / source).exists(), source
+        assert source not in ignored, source
+    for secret in ("config.toml", ".venv", "*.db", "data", ".git"):
+        assert secret in ignored, secret
+
+
+def test_runs_the_bot_as_a_non_root_user_with_the_database_on_a_volume() -> None:
+    """USER is a created non-root user who owns /data; the database and heartbeat live there."""
+    (user,) = instructions("USER")
+    assert user not in ("root", "0")
+    runs = " ".join(instructions("RUN"))
+    created = re.search(rf"useradd [^&]*--uid (\d+) {user}\b", runs)
+    assert created is not None and int(created[1]) >= 1000
+    assert f"chown {user}:{user} /data" in runs
+    assert instructions("VOLUME") == ['["/data"]']
+    env = image_env()
+    assert env["UNO_DB_PATH"] == "/data/uno.db"
+    assert env["UNO_HEALTH_FILE"].startswith("/data/")
+    assert "UNO_CONFIG" not in env, "a missing config file would stop the bot"
+    assert INSTRUCTIONS.index(f"USER {user}") < INSTRUCTIONS.index(
+        next(line for line in INSTRUCTIONS if line.startswith("CMD"))
+    )
+
+
+def test_entry_point_and_healthcheck_are_the_bot_modules() -> None:
+    """CMD runs python -m bot; HEALTHCHECK runs python -m bot.health, with a start period."""
+    (cmd,) = instructions("CMD")
+    assert exec_form(cmd) == ["python", "-m", "bot"]
+    (healthcheck,) = instructions("HEALTHCHECK")
+    options, command = healthcheck.split(" CMD ")
+    assert exec_form(command) == ["python", "-m", "bot.health"]
+    assert "--start-period=" in options and "--interval=" in options
+    (workdir,) = instructions("WORKDIR")
+    assert image_env()["PYTHONPATH"] == workdir
+    for package in ("bot", "cogs"):
+        assert f"{package} ./{package}" in instructions("COPY")
+
+
+def test_compose_keeps_data_on_a_named_volume_and_restarts() -> None:
+    """compose.yaml: restart unless-stopped, a named volume at /data, config.toml read-only."""
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    (service,) = compose["services"].values()
+    assert service["restart"] == "unless-stopped"
+    assert service["build"] == "."
+    mounts = {mount["target"]: mount for mount in service["volumes"]}
+    data = mounts["/data"]
+    assert data["type"] == "volume" and data["source"] in compose["volumes"]
+    (workdir,) = instructions("WORKDIR")
+    config = mounts[f"{workdir}/config.toml"]
+    assert config["type"] == "bind" and config["source"] == "./config.toml"
+    assert config["read_only"] is True
+    # Without this Docker makes an empty folder named config.toml when the file is missing.
+    assert config["bind"]["create_host_path"] is False
+    assert "DISCORD_TOKEN" in service["environment"]

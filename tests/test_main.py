@@ -1,0 +1,437 @@
+"""What a host sees when ``python -m bot`` cannot start: one line, an exit status, no traceback.
+
+Each test runs the real entry point in a subprocess from an empty folder and checks the one
+line, the exit status, and that the folder is exactly as it was (nothing created or changed).
+Tests that need Discord to answer point discord.py's API base at a local fake or an address that
+cannot resolve; that is the only thing they change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import hashlib
+import http.server
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+from bot.store.migrate import LATEST_VERSION
+
+from .bot.conftest import FAKE_TOKEN
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# python -m bot, with discord.py's API base and the retry delays set from the command line.
+LAUNCH_AGAINST = (
+    "import sys, discord.http, bot.__main__ as main; "
+    "discord.http.Route.BASE = sys.argv[1]; "
+    "main.LOGIN_RETRY_DELAYS = (0.05, 0.1); "
+    "sys.exit(main.main())"
+)
+
+
+def clean_env(**env: str) -> dict[str, str]:
+    """The test's environment without any setting, plus ``env``."""
+    clean = {k: v for k, v in os.environ.items() if not k.upper().startswith(("UNO_", "DISCORD_"))}
+    clean["PYTHONPATH"] = str(ROOT)
+    clean.update(env)
+    return clean
+
+
+def run_bot(
+    folder: Path, *args: str, prefix: tuple[str, ...] = (), **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` (or ``python -c`` with ``args``) in ``folder`` with only ``env`` set."""
+    command = [sys.executable, *(args or ("-m", "bot"))]
+    return subprocess.run(
+        [*prefix, *command],
+        cwd=folder,
+        env=clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file and folder under ``folder`` with a hash of its bytes."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        relative = str(path.relative_to(folder))
+        found[relative] = "dir" if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def the_one_line(result: subprocess.CompletedProcess[str], status: int) -> str:
+    """The single stderr line of a failed start, after checking status and no traceback."""
+    assert result.returncode == status, result.stderr + result.stdout
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("unoflip: ")
+    return lines[0]
+
+
+def refused_before_login(result: subprocess.CompletedProcess[str]) -> None:
+    """Nothing was sent to Discord: the check ran before logging in."""
+    assert "cannot reach Discord" not in result.stdout + result.stderr
+    assert "logged in" not in result.stdout
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """An empty working folder for the bot."""
+    work = tmp_path / "work"
+    work.mkdir()
+    return work
+
+
+class RejectingDiscord(http.server.BaseHTTPRequestHandler):
+    """Answers every request as Discord answers a revoked token."""
+
+    def do_GET(self) -> None:
+        body = b'{"message": "401: Unauthorized", "code": 0}'
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the test reads the bot's output, not the server's."""
+
+
+@pytest.fixture
+def rejecting_discord() -> Iterator[str]:
+    """The API base URL of a local server that refuses every token."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RejectingDiscord)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/api/v10"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_token_discord_refuses_is_one_line_and_status_2(
+    folder: Path, rejecting_discord: str
+) -> None:
+    """LoginFailure: one line naming DISCORD_TOKEN, no voice warnings, no database left."""
+    result = run_bot(folder, "-c", LAUNCH_AGAINST, rejecting_discord, DISCORD_TOKEN=FAKE_TOKEN)
+    line = the_one_line(result, 2)
+    assert "Discord refused the token in DISCORD_TOKEN" in line
+    assert "PyNaCl" not in result.stdout and "davey" not in result.stdout
+    assert snapshot(folder) == {}
+
+
+@pytest.mark.slow
+def test_a_refused_token_from_the_config_file_names_the_file_key(
+    folder: Path, rejecting_discord: str
+) -> None:
+    """A token read from config.toml is named by its key in that file."""
+    (folder / "config.toml").write_text(f'discord_token = "{FAKE_TOKEN}"\n')
+    before = snapshot(folder)
+    result = run_bot(folder, "-c", LAUNCH_AGAINST, rejecting_discord)
+    assert "refused the token in discord_token in config.toml" in the_one_line(result, 2)
+    assert snapshot(folder) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "base",
+    ["https://discord.invalid/api/v10", "http://127.0.0.1:9/api/v10"],
+    ids=["dns-failure", "connection-refused"],
+)
+def test_no_network_retries_with_one_line_each_then_exits_1(folder: Path, base: str) -> None:
+    """Unreachable Discord: one log line per attempt with the next delay, then one line, exit 1."""
+    result = run_bot(folder, "-c", LAUNCH_AGAINST, base, DISCORD_TOKEN=FAKE_TOKEN)
+    line = the_one_line(result, 1)
+    assert line.startswith("unoflip: cannot reach Discord after 3 attempts")
+    attempts = [row for row in result.stdout.splitlines() if "cannot reach Discord" in row]
+    assert len(attempts) == 2
+    assert "(attempt 1 of 3)" in attempts[0] and "retrying in 0.05 s" in attempts[0]
+    assert "(attempt 2 of 3)" in attempts[1] and "retrying in 0.1 s" in attempts[1]
+    assert len(result.stdout.strip().splitlines()) == 2
+    assert snapshot(folder) == {}
+
+
+def test_db_path_naming_a_directory(folder: Path) -> None:
+    """UNO_DB_PATH naming a folder is refused before logging in."""
+    (folder / "data").mkdir()
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH="data")
+    line = the_one_line(result, 2)
+    assert line == "unoflip: UNO_DB_PATH is data, which is a directory; name a file in it"
+    refused_before_login(result)
+    assert snapshot(folder) == {"data": "dir"}
+
+
+def test_db_path_under_a_file(folder: Path) -> None:
+    """A parent of UNO_DB_PATH that is a file is named."""
+    (folder / "data").write_text("not a folder")
+    before = snapshot(folder)
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH="data/sub/uno.db")
+    line = the_one_line(result, 2)
+    assert line == "unoflip: UNO_DB_PATH is data/sub/uno.db, but data is a file, not a folder"
+    refused_before_login(result)
+    assert snapshot(folder) == before
+
+
+def test_db_path_from_the_config_file_is_named_by_its_key(folder: Path) -> None:
+    """db_path set in config.toml is named as the file's key, not as UNO_DB_PATH."""
+    (folder / "config.toml").write_text(f'discord_token = "{FAKE_TOKEN}"\ndb_path = "."\n')
+    result = run_bot(folder)
+    assert the_one_line(result, 2).startswith("unoflip: db_path in config.toml is .,")
+
+
+def other_user() -> tuple[str, ...] | None:
+    """A command prefix that runs a program as the unprivileged user nobody, when possible."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        return None
+    prefix = (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
+    probe = subprocess.run(
+        [*prefix, sys.executable, "-c", "import bot.preflight"],
+        cwd="/",
+        env=clean_env(),
+        capture_output=True,
+    )
+    if probe.returncode != 0:
+        pytest.skip("user nobody cannot run this checkout's Python (a private folder on the way)")
+    return prefix
+
+
+def test_db_folder_the_user_cannot_write() -> None:
+    """A folder owned by another user (a bind mount) is named, with both uids."""
+    prefix = other_user()
+    if prefix is None and os.geteuid() == 0:
+        pytest.skip("running as root without setpriv: permission bits do not stop root")
+    # A folder every user can reach (pytest's tmp_path is private to its owner), owned by us.
+    base = Path(tempfile.mkdtemp(prefix="unoflip-perm-"))
+    try:
+        base.chmod(0o755)
+        data = base / "data"
+        data.mkdir(mode=0o755)
+        if prefix is None:
+            data.chmod(0o555)
+        before = snapshot(base)
+        result = run_bot(
+            base, prefix=prefix or (), DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH="data/uno.db"
+        )
+        line = the_one_line(result, 2)
+        assert line.startswith("unoflip: UNO_DB_PATH is data/uno.db, but this user (uid ")
+        assert f"cannot write to data (owned by uid {os.geteuid()})" in line
+        refused_before_login(result)
+        assert snapshot(base) == before
+    finally:
+        (base / "data").chmod(0o755)
+        shutil.rmtree(base)
+
+
+def make_database(path: Path) -> None:
+    """A real, migrated unoflip database at ``path``, made by the bot's own store."""
+
+    async def create() -> None:
+        store = await Store.open(path)
+        await store.close()
+
+    asyncio.run(create())
+
+
+def test_a_file_of_garbage_is_reported_as_corrupt_and_left_untouched(folder: Path) -> None:
+    """A database file of random bytes: one line saying how to recover; the file is unchanged."""
+    (folder / "uno.db").write_bytes(os.urandom(8192))
+    before = snapshot(folder)
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH="uno.db")
+    line = the_one_line(result, 2)
+    assert line.startswith("unoflip: UNO_DB_PATH: uno.db is corrupt (file is not a database)")
+    assert "left untouched" in line and "mv uno.db uno.db.corrupt" in line
+    refused_before_login(result)
+    assert snapshot(folder) == before
+
+
+@pytest.mark.slow
+def test_a_database_with_a_damaged_page_is_reported_as_corrupt(folder: Path) -> None:
+    """A real database whose middle page was overwritten is caught before any write."""
+    path = folder / "uno.db"
+    make_database(path)
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) >= 3 * page
+    data[2 * page : 3 * page] = os.urandom(page)
+    path.write_bytes(bytes(data))
+    before = snapshot(folder)
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH="uno.db")
+    assert "uno.db is corrupt" in the_one_line(result, 2)
+    assert snapshot(folder) == before
+
+
+@pytest.mark.slow
+def test_a_database_from_a_newer_version_says_to_upgrade(folder: Path) -> None:
+    """A schema newer than this bot knows is refused with one line, not a traceback."""
+    path = folder / "uno.db"
+    make_database(path)
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO schema_version VALUES (?, 'from_the_future', 0)", (LATEST_VERSION + 1,)
+        )
+    db.close()
+    before = snapshot(folder)
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH="uno.db")
+    assert "was written by a newer unoflip" in the_one_line(result, 2)
+    assert snapshot(folder) == before
+
+
+def mounted_tmpfs(point: Path, options: str) -> Iterator[Path]:
+    """A small tmpfs mounted at ``point`` for the test. Needs root (mount); skipped otherwise."""
+    mount = shutil.which("mount")
+    point.mkdir()
+    if os.geteuid() != 0 or mount is None:
+        pytest.skip("a small disk of its own is a tmpfs, which needs root to mount")
+    made = subprocess.run(
+        [mount, "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True
+    )
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", str(point)], check=True)
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 256 KiB disk of its own; the test fills it."""
+    yield from mounted_tmpfs(tmp_path / "disk", "size=256k")
+
+
+@pytest.fixture
+def read_only_disk(tmp_path: Path) -> Iterator[Path]:
+    """An empty disk mounted read-only (as a :ro bind mount is): root cannot write either."""
+    yield from mounted_tmpfs(tmp_path / "disk", "size=256k,ro")
+
+
+@pytest.mark.slow
+def test_a_read_only_disk_is_named_even_for_root(folder: Path, read_only_disk: Path) -> None:
+    """A database folder on a read-only file system: one line saying so, before logging in."""
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH=str(read_only_disk / "uno.db"))
+    assert the_one_line(result, 2) == (
+        f"unoflip: UNO_DB_PATH is {read_only_disk}/uno.db, but {read_only_disk} is on a "
+        "read-only file system"
+    )
+    refused_before_login(result)
+    assert snapshot(read_only_disk) == {}
+
+
+def fill(disk: Path) -> None:
+    """Write zeros until the disk has no free block left."""
+    descriptor = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(descriptor, b"\0" * 4096):
+            pass
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(descriptor)
+    assert shutil.disk_usage(disk).free < 4096
+
+
+@pytest.mark.slow
+def test_a_full_disk_with_a_new_database_is_one_line(folder: Path, full_disk: Path) -> None:
+    """No room for a new database: one line saying the disk is full; nothing left behind."""
+    fill(full_disk)
+    before = snapshot(full_disk)
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH=str(full_disk / "db/uno.db"))
+    line = the_one_line(result, 2)
+    assert f"the disk holding {full_disk}/db/uno.db is full" in line
+    refused_before_login(result)
+    assert snapshot(full_disk) == before
+
+
+@pytest.mark.slow
+def test_a_full_disk_with_an_existing_database_is_one_line(folder: Path, full_disk: Path) -> None:
+    """A database on a disk that filled up since: one line, the database unchanged."""
+    make_database(full_disk / "uno.db")
+    fill(full_disk)
+    before = snapshot(full_disk)
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH=str(full_disk / "uno.db"))
+    assert f"the disk holding {full_disk}/uno.db is full" in the_one_line(result, 2)
+    assert snapshot(full_disk) == before
+
+
+def test_uno_config_naming_a_missing_file(folder: Path) -> None:
+    """UNO_CONFIG naming nothing is an error, not silently ignored."""
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_CONFIG="nope.toml")
+    assert the_one_line(result, 2) == "unoflip: UNO_CONFIG names nope.toml, which does not exist"
+    assert snapshot(folder) == {}
+
+
+def test_uno_config_naming_a_directory(folder: Path) -> None:
+    """UNO_CONFIG naming a folder is an error."""
+    (folder / "conf").mkdir()
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_CONFIG="conf")
+    line = the_one_line(result, 2)
+    assert line == "unoflip: UNO_CONFIG names conf, which is a directory, not a file"
+    assert snapshot(folder) == {"conf": "dir"}
+
+
+@pytest.mark.slow
+def test_a_config_toml_that_is_a_directory(folder: Path) -> None:
+    """./config.toml as a folder (Docker's doing when the mounted file is missing) is named."""
+    (folder / "config.toml").mkdir()
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN)
+    assert the_one_line(result, 2) == (
+        f"unoflip: {folder.resolve()}/config.toml is a directory, not a config file"
+    )
+
+
+def test_a_toml_syntax_error_names_the_file_and_the_line(folder: Path) -> None:
+    """A broken config file is named with the position TOML reports."""
+    (folder / "config.toml").write_text(f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = \n')
+    result = run_bot(folder)
+    assert the_one_line(result, 2) == (
+        "unoflip: config.toml is not valid TOML: Invalid value (at line 2, column 16)"
+    )
+
+
+def test_a_bad_value_in_the_file_names_the_file_key(folder: Path) -> None:
+    """turn_timeout out of range in the file names turn_timeout in that file, with the range."""
+    config = folder / "settings.toml"
+    config.write_text(f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = 5\n')
+    result = run_bot(folder, UNO_CONFIG=str(config))
+    line = the_one_line(result, 2)
+    assert line.startswith(f"unoflip: turn_timeout in {config} is invalid:")
+    assert "(got 5; allowed 15 to 600)" in line
+    assert "UNO_TURN_TIMEOUT" not in line
+
+
+def test_a_bad_value_in_the_environment_names_the_variable(folder: Path) -> None:
+    """The environment wins over the file, so its variable is the one named."""
+    (folder / "config.toml").write_text(f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = 60\n')
+    result = run_bot(folder, UNO_TURN_TIMEOUT="3600")
+    line = the_one_line(result, 2)
+    assert line.startswith("unoflip: UNO_TURN_TIMEOUT is invalid:")
+    assert "(got '3600'; allowed 15 to 600)" in line
+
+
+def test_an_unknown_uno_variable_gets_one_warning_with_the_closest_name(folder: Path) -> None:
+    """A misspelt variable is named with the one meant, once, and the start goes on."""
+    (folder / "data").mkdir()
+    result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_TURN_TIMOUT="30", UNO_DB_PATH="data")
+    warnings = [row for row in result.stdout.splitlines() if "WARNING" in row]
+    assert len(warnings) == 1
+    assert warnings[0].endswith(
+        "unknown environment variable UNO_TURN_TIMOUT is ignored; did you mean UNO_TURN_TIMEOUT?"
+    )
+    # The start went on to the next check, which then failed on purpose.
+    assert "UNO_DB_PATH is data, which is a directory" in the_one_line(result, 2)

@@ -1,0 +1,74 @@
+"""The README's set-up commands are the ones CI runs, and the package metadata is clean."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+from .conftest import QUICK_EXAMPLES
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+CI = (ROOT / ".ci" / "run").read_text()
+CI_LINES = {line.strip() for line in CI.splitlines()}
+
+
+def section(title: str) -> str:
+    """The README text under ``## title`` up to the next section."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## )", README, flags=re.S | re.M)
+    assert match is not None, title
+    return match[1]
+
+
+def bash_blocks(text: str) -> list[list[str]]:
+    """The lines of every ```bash block in ``text``."""
+    return [block.strip().splitlines() for block in re.findall(r"```bash\n(.*?)```", text, re.S)]
+
+
+def test_ci_runs_the_readme_installs_in_clean_environments() -> None:
+    """Every install line of the Quick start is in .ci/run, with only the venv folder renamed."""
+    host, developer = bash_blocks(section("Quick start"))
+    host_install, developer_install = host[0], developer
+    assert host_install.replace(".venv", ".venv-host") in CI_LINES
+    assert "rm -rf .venv-host" in CI_LINES and "rm -rf .venv-ci" in CI_LINES
+    for line in developer_install:
+        assert line.replace(".venv", ".venv-ci") in CI_LINES, line
+    assert "pip install -e '.[dev]'" in developer_install
+
+
+def test_the_readme_full_test_command_is_the_one_ci_runs() -> None:
+    """The README's full run is ``pytest`` with no options, CI's last command."""
+    rows = [row for row in section("Quick start").splitlines() if row.startswith("| `")]
+    commands = {re.findall(r"`([^`]+)`", row)[0]: row for row in rows}
+    assert set(commands) == {"pytest", 'pytest -m "not slow"'}
+    assert "exactly what CI runs" in commands["pytest"]
+    assert CI.strip().splitlines()[-1] == "pytest"
+
+
+def test_the_host_install_is_runtime_only() -> None:
+    """The host's install reads only the lock and the package: no test or lint tools."""
+    (host_install, *_), _ = bash_blocks(section("Quick start"))
+    assert "[dev]" not in host_install and "-r requirements.lock" in host_install
+    lock = (ROOT / "requirements.lock").read_text().lower()
+    for tool in ("pytest", "hypothesis", "simcord", "mypy", "ruff"):
+        assert f"\n{tool}==" not in lock, tool
+
+
+def test_license_is_an_spdx_expression() -> None:
+    """``license = "MIT"``: the table form makes setuptools print a deprecation block."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT"
+
+
+def test_only_the_quick_run_caps_property_examples(pytestconfig: pytest.Config) -> None:
+    """Under -m "not slow" the "quick" profile caps examples; the full run keeps hypothesis's."""
+    if pytestconfig.getoption("hypothesis_profile", None) is not None:
+        pytest.skip("a hypothesis profile was chosen on the command line")
+    if "not slow" in (pytestconfig.option.markexpr or ""):
+        assert settings().max_examples == QUICK_EXAMPLES
+    else:
+        assert settings().max_examples == settings.get_profile("default").max_examples >= 30
