@@ -19,6 +19,10 @@ What is measured, per click (details in docs/benchmarks.md, "Bot under load"):
   collections). SimCord's preparation of the click before the event is left out here and
   included in the "from the actor call" figures.
 - REST calls per click and per move: every request the bot makes in the timed phase, by kind.
+- Table edits against Discord's global limit: edits started per second (the bot's edit budget
+  allows ``table_edits_per_second``, 45 by default, in any second), how long each edit's table
+  had waited since its first change not yet shown, and, sampled every second, how far behind
+  the most out-of-date table was.
 
 After the world is built, SimCord's per-task tracking, settling and virtual clock are switched
 off (``untrack_bot_work``): the bot runs on a plain asyncio loop on the real clock, as in
@@ -39,13 +43,15 @@ import platform
 import random
 import re
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FunctionType, ModuleType
 from typing import Any
 
 import simcord
@@ -92,6 +98,105 @@ class Sample:
     first_response_ms: float
     from_call_ms: float
     full_gc: bool
+
+
+def resident_bytes() -> int:
+    """This process's resident memory, where Linux tells it (0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def tracked_objects() -> int:
+    """Objects the cyclic collector knows, frozen ones included."""
+    return len(gc.get_objects()) + gc.get_freeze_count()
+
+
+def heap_shares(roots: dict[str, Iterable[Any]], stop: Iterable[Any]) -> dict[str, tuple[int, int]]:
+    """(objects, bytes) reachable from each group of roots, in the order given, without
+    passing through another group's roots; an object reached by an earlier group is counted
+    there only. The walk does not enter ``stop`` objects, modules, classes, functions or
+    module namespaces (they are shared code)."""
+    groups = {name: list(group) for name, group in roots.items()}
+    # No walk enters another group's roots: each group is counted from its own.
+    seen = {id(obj) for obj in stop} | {id(obj) for group in groups.values() for obj in group}
+    seen.update(id(vars(module)) for module in list(sys.modules.values()) if module is not None)
+    shares: dict[str, tuple[int, int]] = {}
+    for name, group in groups.items():
+        count = size = 0
+        todo = list(group)
+        while todo:
+            obj = todo.pop()
+            count += 1
+            size += sys.getsizeof(obj)
+            for ref in gc.get_referents(obj):
+                if id(ref) in seen or isinstance(ref, type | ModuleType | FunctionType):
+                    continue
+                seen.add(id(ref))
+                todo.append(ref)
+        shares[name] = (count, size)
+    return shares
+
+
+@dataclass
+class Memory:
+    """What the live games cost: before any game, and with every game started."""
+
+    objects_before: int = 0
+    objects_after: int = 0
+    rss_before: int = 0
+    rss_after: int = 0
+    shares: dict[str, tuple[int, int]] = field(default_factory=dict)
+    frozen_garbage: int = -1
+
+    def measure(self, env: Any, bot: UnoBot) -> None:
+        """Take the 'after' figures and split the heap between the bot and the simulator."""
+        gc.collect()
+        self.objects_after = tracked_objects()
+        self.rss_after = resident_bytes()
+        loop = asyncio.get_running_loop()
+        self.shares = heap_shares(
+            {
+                "bot: sessions, games, timers, save writers": [bot.sessions],
+                "bot: discord.py's cache and state": [bot._connection],
+                "simulator (SimCord's Discord)": [env.backend],
+            },
+            stop=[bot, env, loop, bot.http],
+        )
+
+
+@dataclass
+class EditWatch:
+    """Watches the bot's table edit budget: each edit's wait, and the oldest waiting table."""
+
+    starts: list[float] = field(default_factory=list)
+    waits_s: list[float] = field(default_factory=list)
+    behind_s: list[float] = field(default_factory=list)
+    counting: bool = False
+
+    def on_start(self, key: object, dirty_since: float, started: float) -> None:
+        """An edit started (the budget's hook)."""
+        if self.counting:
+            self.starts.append(started)
+            self.waits_s.append(started - dirty_since)
+
+    async def sample(self, bot: UnoBot) -> None:
+        """Every second, how long the most out-of-date table has waited so far."""
+        while True:
+            await asyncio.sleep(1.0)
+            if self.counting:
+                self.behind_s.append(bot.sessions.edits.oldest_pending_age())
+
+    def most_in_one_second(self) -> int:
+        """The most edits started in any one-second window."""
+        most = first = 0
+        for last, started in enumerate(self.starts):
+            while self.starts[first] <= started - 1.0:
+                first += 1
+            most = max(most, last - first + 1)
+        return most
 
 
 @dataclass
@@ -260,6 +365,10 @@ class LoadResult:
     full_gc_ms: list[float]
     auto_plays: int
     errors: int
+    edits: EditWatch
+    edit_budget: int
+    left_behind: int
+    memory: Memory | None
 
     def first_response(self, kind: str = "") -> list[float]:
         """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
@@ -342,8 +451,11 @@ def untrack_bot_work(env: Any) -> None:
     release_clocks(env)
 
 
-async def run_load(games: int, clicks_per_game: int, seed: int = 1) -> LoadResult:
-    """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks."""
+async def run_load(
+    games: int, clicks_per_game: int, seed: int = 1, memory: bool = False
+) -> LoadResult:
+    """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks; with
+    ``memory``, also count what the live games cost (slow: it walks the whole heap)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as temp, counting_auto_plays() as auto_plays:
         settings = make_settings(Path(temp))
@@ -351,6 +463,13 @@ async def run_load(games: int, clicks_per_game: int, seed: int = 1) -> LoadResul
         async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
             recorder = Recorder()
             recorder.install(env)
+            heap = Memory() if memory else None
+            if heap is not None:
+                gc.collect()
+                heap.objects_before, heap.rss_before = tracked_objects(), resident_bytes()
+            edits = EditWatch()
+            bot.sessions.edits.on_start = edits.on_start
+            sampler = asyncio.get_running_loop().create_task(edits.sample(bot))
             tables = await build_tables(env, games, rng)
             untrack_bot_work(env)
             started = time.perf_counter()
@@ -361,7 +480,9 @@ async def run_load(games: int, clicks_per_game: int, seed: int = 1) -> LoadResul
                     if session is None or session.state.game is None:
                         setup.append(await click(table, recorder, rng))
             setup_s = time.perf_counter() - started
-            recorder.counting = True
+            if heap is not None:
+                heap.measure(env, bot)
+            recorder.counting = edits.counting = True
             samples: list[Sample] = []
             started = time.perf_counter()
             for _ in range(clicks_per_game):
@@ -370,10 +491,17 @@ async def run_load(games: int, clicks_per_game: int, seed: int = 1) -> LoadResul
             wall = time.perf_counter() - started
             # The last coalesced table edits land up to one interval after the last click.
             await asyncio.sleep(settings.table_edit_interval + 0.2)
-            recorder.counting = False
+            recorder.counting = edits.counting = False
+            left_behind = bot.sessions.edits.pending
+            sampler.cancel()
             recorder.uninstall()
             errors = len(env.errors)
             await bot.close()  # stops the timers and closes the store
+            if heap is not None:
+                # What freezing kept: garbage in cycles among frozen objects.
+                gc.collect()
+                gc.unfreeze()
+                heap.frozen_garbage = gc.collect()
         return LoadResult(
             games,
             clicks_per_game,
@@ -384,6 +512,10 @@ async def run_load(games: int, clicks_per_game: int, seed: int = 1) -> LoadResul
             recorder.full_gc_ms,
             auto_plays[0],
             errors,
+            edits,
+            bot.sessions.edits.rate,
+            left_behind,
+            heap,
         )
 
 
@@ -449,6 +581,9 @@ def summary(result: LoadResult) -> list[str]:
         f"| (from the actor call, SimCord's click preparation included) | {clicks:,} "
         f"| {figures(from_call)} |"
     )
+    lines += ["", *edit_summary(result)]
+    if result.memory is not None:
+        lines += ["", *memory_summary(result.games, result.memory)]
     gcs = result.full_gc_ms
     pauses = ", ".join(f"{ms:.0f}" for ms in gcs) or "none"
     lines += [
@@ -467,6 +602,52 @@ def summary(result: LoadResult) -> list[str]:
     return lines
 
 
+def memory_summary(games: int, heap: Memory) -> list[str]:
+    """Markdown lines on what each live game costs."""
+    mib = 1024 * 1024
+    objects = heap.objects_after - heap.objects_before
+    rss = heap.rss_after - heap.rss_before
+    lines = [
+        f"Memory with {games:,} live games (after the lobbies, before the timed clicks): "
+        f"{heap.objects_after:,} GC-tracked objects ({objects / games:,.0f} more per game), "
+        f"resident {heap.rss_after / mib:,.0f} MiB ({rss / games / 1024:,.1f} KiB more per game, "
+        f"bot and simulator together).",
+        "",
+        "| reachable from | objects per game | bytes per game (sys.getsizeof) |",
+        "|---|---:|---:|",
+    ]
+    for name, (count, size) in heap.shares.items():
+        lines.append(f"| {name} | {count / games:,.0f} | {size / games:,.0f} |")
+    if heap.frozen_garbage >= 0:
+        lines += [
+            "",
+            f"Garbage kept by freezing (cycles among frozen objects, found by gc.unfreeze() and "
+            f"a full collection after the run): {heap.frozen_garbage:,} objects.",
+        ]
+    return lines
+
+
+def edit_summary(result: LoadResult) -> list[str]:
+    """Markdown lines on the table edits and how far tables fell behind."""
+    watch = result.edits
+    seconds = result.wall_s + 1.2  # the timed clicks and the wait for the last edits
+    waits = [s * 1000 for s in watch.waits_s]
+    behind = [s * 1000 for s in watch.behind_s]
+    return [
+        f"Table edits: {len(watch.starts):,} started in {seconds:.1f} s, "
+        f"{len(watch.starts) / seconds:.1f}/s (budget {result.edit_budget}/s; most in any one "
+        f"second: {watch.most_in_one_second()}); tables still waiting at the end: "
+        f"{result.left_behind:,}.",
+        "",
+        "| table staleness | samples | figures |",
+        "|---|---:|---|",
+        f"| an edit's wait since its table's first unshown change | {len(waits):,} "
+        f"| {figures(waits)} |",
+        f"| the most out-of-date table, sampled every second | {len(behind):,} "
+        f"| {figures(behind)} |",
+    ]
+
+
 def cpu_model() -> str:
     """The CPU's model name where Linux tells it."""
     try:
@@ -478,18 +659,18 @@ def cpu_model() -> str:
     return platform.machine()
 
 
-def pin_to_one_core() -> str:
-    """Pin this process to CPU 0 where the OS allows it."""
+def pin_to_one_core(cpu: int = 0) -> str:
+    """Pin this process to one CPU where the OS allows it."""
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {0})
-        return "pinned to CPU 0 (os.sched_setaffinity)"
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu} (os.sched_setaffinity)"
     return "not pinned (no sched_setaffinity on this OS)"
 
 
-def prepare_run() -> None:
+def prepare_run(cpu: int = 0) -> None:
     """Quiet the logs, pin the process to one core and print the machine it runs on."""
     logging.basicConfig(level=logging.WARNING)
-    pinned = pin_to_one_core()
+    pinned = pin_to_one_core(cpu)
     print(f"machine: {cpu_model()}, nproc {os.cpu_count()}, {pinned}")
     print(f"python {platform.python_version()}, simcord {simcord.__version__}")
 
@@ -500,11 +681,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--clicks", type=int, default=20, help="timed clicks per game")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--memory", action="store_true", help="also count objects and bytes per live game (slow)"
+    )
+    parser.add_argument("--cpu", type=int, default=0, help="the CPU to pin the run to")
     args = parser.parse_args()
-    prepare_run()
+    prepare_run(args.cpu)
     for games in args.games:
         gc.collect()
-        result = asyncio.run(run_load(games, args.clicks, args.seed))
+        result = asyncio.run(run_load(games, args.clicks, args.seed, args.memory))
         print("\n".join(["", *summary(result)]), flush=True)
 
 

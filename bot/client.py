@@ -10,6 +10,7 @@ import discord
 from discord.ext import commands
 
 from .config import Settings
+from .memory import freeze_after_full_collections, stop_freezing
 from .persistence import Persistence
 from .sessions import SessionManager
 from .store import Shards, Store, describe_url, open_store
@@ -78,6 +79,7 @@ class UnoBot(commands.AutoShardedBot):
         # Everything loaded so far lives as long as the process: keep it out of the cyclic
         # collector's full passes, which otherwise grow with it and stall clicks.
         gc.freeze()
+        freeze_after_full_collections()  # and so on, for what outlives each full collection
 
     async def sync_commands(self) -> None:
         """Sync to the development guild when one is set (instant), else globally."""
@@ -113,6 +115,7 @@ class UnoBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Answer the clicks in flight, stop the timers, then disconnect."""
         await self.sessions.shutdown()
+        stop_freezing()
         await super().close()
         if self._store is not None:
             await self._store.close()

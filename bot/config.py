@@ -104,6 +104,19 @@ class Settings(BaseSettings):
     lobby_timeout: int = Field(default=600, ge=30, le=86_400)
     next_round_delay: int = Field(default=30, ge=0, le=600)
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
+    # Table edits (channel message edits) count against Discord's 50 REST requests a second
+    # per bot; interaction responses do not. This is the whole bot's budget for them (raise it
+    # if Discord granted the bot more); in a shard cluster each process takes its shards' share.
+    table_edits_per_second: int = Field(default=45, ge=1, le=10_000)
+
+    @field_validator("table_edits_per_second")
+    @classmethod
+    def _budget_shared(cls, value: int, info: ValidationInfo) -> int:
+        count, ids = info.data.get("shard_count"), info.data.get("shard_ids")
+        if ids is not None and count is not None and value * len(_shard_list(ids)) < count:
+            raise ValueError(f"leaves the shards of this process (of {count}) no edit a second")
+        return value
+
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
     ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
     # The heartbeat file the container's HEALTHCHECK reads (bot.health); None writes none.

@@ -21,6 +21,7 @@ import discord
 
 from bot.ai import Strategy, strategy_for, wants_to_catch
 from bot.config import Settings
+from bot.edits import EditBudget, process_share
 from bot.engine import (
     CallUno,
     Catch,
@@ -90,8 +91,6 @@ class GameSession:
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
         self._round_task: asyncio.Task[None] | None = None
-        self._table_task: asyncio.Task[None] | None = None
-        self._table_dirty = False
         self._closed_render = render.closed_message("UNO", "This game is over.")
         self._saved: asyncio.Future[bool] | None = None
 
@@ -178,23 +177,19 @@ class GameSession:
             view=shown.view,
             allowed_mentions=discord.AllowedMentions(users=True),
         )
-        self._table_dirty = False
+        self.manager.edits.discard(self.id)  # the response showed the table as it is now
 
     # ------------------------------------------------------------------ table edits
 
     def request_table_update(self) -> None:
-        """Edit the public message soon; bursts of moves are coalesced into one edit."""
-        self._table_dirty = True
-        if self._table_task is None or self._table_task.done():
-            self._table_task = self.manager.spawn(self._flush_table(), f"table-{self.id}")
+        """Edit the public message soon, within the bot's edit budget; changes made before the
+        edit goes out are shown by that one edit."""
+        self.manager.edits.request(self.id, self._flush_table)
 
     async def _flush_table(self) -> None:
-        interval = self.manager.settings.table_edit_interval
-        while self._table_dirty and self.state.message_id is not None:
-            self._table_dirty = False
+        # Drawn when the budget sends it, so it shows every change made until then.
+        if self.state.message_id is not None:
             await self._edit_public(self.render_public())
-            if interval:
-                await asyncio.sleep(interval)
 
     async def _edit_public(self, shown: render.Rendered) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
@@ -666,7 +661,7 @@ class GameSession:
     async def shutdown(self) -> None:
         """Wait for the click in flight, then stop every timer (the game stays saved)."""
         async with self.lock:
-            for task in (self._turn_task, self._lobby_task, self._round_task, self._table_task):
+            for task in (self._turn_task, self._lobby_task, self._round_task):
                 self._cancel(task)
 
 
@@ -702,6 +697,15 @@ class SessionManager:
         # Installed by the bot once the store is open; without it nothing is saved.
         self.persistence: Persistence | None = None
         self.thinker = Thinker()
+        # Every table edit of this process goes through one budget (Discord's global limit),
+        # the share of its shards when it is one process of a shard cluster.
+        shards = settings.shard_id_list
+        share = process_share(
+            settings.table_edits_per_second,
+            len(shards) if shards else 1,
+            settings.shard_count if shards and settings.shard_count else 1,
+        )
+        self.edits = EditBudget(share, self.settings.table_edit_interval)
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """A background task whose failure is logged, never silently lost."""
@@ -857,6 +861,7 @@ class SessionManager:
         the store a moment to take the last changes."""
         for session in list(self.by_id.values()):
             await session.shutdown()
+        await self.edits.stop()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:

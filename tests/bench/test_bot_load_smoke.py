@@ -23,3 +23,18 @@ async def test_two_games_are_played_by_clicks_and_every_click_is_answered() -> N
     assert result.requests["table edit"] <= result.moves
     assert result.errors == 0
     assert any(line.startswith("REST calls") for line in summary(result))
+
+
+async def test_table_edits_and_memory_per_game_are_reported() -> None:
+    """Every table edit is seen by the budget's hook, within the budget, and the memory
+    walk finds objects for the bot's sessions and for the simulator."""
+    result = await run_load(games=2, clicks_per_game=4, seed=5, memory=True)
+    assert len(result.edits.starts) == result.requests["table edit"]
+    assert result.edits.most_in_one_second() <= result.edit_budget
+    assert all(wait >= 0 for wait in result.edits.waits_s)
+    assert result.memory is not None
+    assert all(count > 0 for count, _ in result.memory.shares.values())
+    assert result.memory.frozen_garbage >= 0
+    lines = summary(result)
+    assert any(line.startswith("Table edits:") for line in lines)
+    assert any(line.startswith("Memory with 2 live games") for line in lines)

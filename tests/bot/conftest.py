@@ -25,6 +25,7 @@ def make_settings(tmp_path: Any, **overrides: Any) -> Settings:
         "discord_token": SecretStr(FAKE_TOKEN),
         "db_path": tmp_path / "uno.db",
         "table_edit_interval": 0.0,
+        "table_edits_per_second": 10_000,
         "next_round_delay": 600,
         "ai_delay": 0.0,
     }

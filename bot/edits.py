@@ -1,0 +1,263 @@
+"""One budget for every table edit of this process, spent fairly.
+
+Discord lets a bot make 50 REST requests a second across all its processes. Interaction
+responses and follow-ups do not count, channel message edits do: a player's own hand stays
+current through the response to their click, but the public table of each game is a message
+edit. At 1,000 busy games the tables alone ask for about 140 edits a second; sent as asked,
+discord.py would queue them behind its global limit and every table would fall further behind.
+
+``EditBudget`` starts at most ``rate`` edits in any window of ``per`` seconds, and never two of
+one table closer than ``min_interval``. Requests for a table that already waits are merged into
+its one pending edit (the newest callable wins), and the table that has waited longest since its
+first unshown change goes first: under load every table falls behind by about the same time,
+rather than busy tables starving quiet ones. Edits go out evenly spread (a token bucket holding
+a tenth of the rate): 45 edits drawn at once would hold up the clicks queued behind them.
+
+Pure asyncio: it knows keys and callables, not Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+Edit = Callable[[], Awaitable[None]]
+# Told of every edit as it starts: its key, the loop time of its oldest change not shown yet,
+# and the loop time it starts at.
+StartHook = Callable[[Hashable, float, float], None]
+
+
+def process_share(total: int, shards_here: int = 1, shard_count: int = 1) -> int:
+    """Edits per second for a process running ``shards_here`` of the bot's ``shard_count``
+    shards, out of ``total`` for the whole bot (a static split by shard).
+
+    Rounded down, so the shares of all processes together never exceed the total.
+    """
+    if not 1 <= shards_here <= shard_count:
+        raise ValueError("a process runs between one and all of the shards")
+    share = total * shards_here // shard_count
+    if share < 1:
+        raise ValueError(f"{total} edits a second leave {shards_here} of {shard_count} shards none")
+    return share
+
+
+@dataclass(slots=True)
+class _Table:
+    """What the budget knows of one table."""
+
+    edit: Edit | None = None
+    # Loop time of the oldest change not yet shown; None while the table is up to date.
+    dirty_since: float | None = None
+    last_start: float = float("-inf")
+    running: bool = False
+
+
+class EditBudget:
+    """Schedules coalesced edits by key: oldest change first, within a rate and per-key gap."""
+
+    def __init__(
+        self,
+        rate: int = 45,
+        min_interval: float = 1.0,
+        per: float = 1.0,
+        on_start: StartHook | None = None,
+    ) -> None:
+        """At most ``rate`` edits started per ``per`` seconds, one table's at most once per
+        ``min_interval`` seconds; ``on_start`` hears of each edit as it starts."""
+        if rate < 1 or per <= 0 or min_interval < 0:
+            raise ValueError("rate must be at least 1, per positive, min_interval not negative")
+        self.rate = rate
+        self.per = per
+        self.min_interval = min_interval
+        self.on_start = on_start
+        self.started = 0
+        self._tables: dict[Hashable, _Table] = {}
+        # (dirty_since, order, key): tables free to be edited now, the oldest change first.
+        self._ready: list[tuple[float, int, Hashable]] = []
+        # (free_at, order, key, dirty_since): tables waiting out their min_interval.
+        self._cooling: list[tuple[float, int, Hashable, float]] = []
+        # (until, key) in start order: when a clean table may be forgotten.
+        self._expiry: deque[tuple[float, Hashable]] = deque()
+        # The last ``rate`` start times: the next may start once the oldest is ``per`` old.
+        self._recent: deque[float] = deque(maxlen=rate)
+        # Token bucket for an even spread: at most ``burst`` edits at once, then one per
+        # per/rate seconds.
+        self.burst = max(1, rate // 10)
+        self._tokens = float(self.burst)
+        self._refilled = float("-inf")
+        self._order = itertools.count()
+        # The one pending wake-up of the scheduler (no task waits between edits) and its time.
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = float("inf")
+        self._edits: set[asyncio.Task[None]] = set()
+        self._stopped = False
+
+    @property
+    def pending(self) -> int:
+        """Tables with a change not yet sent (an edit in flight does not count)."""
+        return sum(1 for table in self._tables.values() if table.dirty_since is not None)
+
+    @property
+    def in_flight(self) -> int:
+        """Edits started and not finished yet."""
+        return len(self._edits)
+
+    @property
+    def tracked(self) -> int:
+        """Tables remembered: waiting, in flight, or edited less than min_interval ago."""
+        return len(self._tables)
+
+    def oldest_pending_age(self) -> float:
+        """Seconds the most out-of-date table has waited for its edit so far (0 if none)."""
+        now = asyncio.get_running_loop().time()
+        dirty = [t.dirty_since for t in self._tables.values() if t.dirty_since is not None]
+        return now - min(dirty) if dirty else 0.0
+
+    def request(self, key: Hashable, edit: Edit) -> None:
+        """Have ``edit`` run soon for ``key``; merges with an edit of ``key`` still waiting.
+
+        Call it after every change the table should show. ``edit`` should draw the table as it
+        is when it runs, so the one edit shows every change made before it.
+        """
+        if self._stopped:
+            return
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = _Table()
+        table.edit = edit
+        if table.dirty_since is not None:
+            return  # merged: the waiting edit will show this change too
+        now = asyncio.get_running_loop().time()
+        table.dirty_since = now
+        if not table.running:
+            self._queue(key, table, now)
+
+    def discard(self, key: Hashable) -> None:
+        """Drop the waiting edit of ``key`` (the table was just drawn some other way)."""
+        table = self._tables.get(key)
+        if table is not None:
+            table.edit = None
+            table.dirty_since = None
+            if self._forgettable(table, asyncio.get_running_loop().time()):
+                del self._tables[key]
+
+    async def stop(self) -> None:
+        """Stop scheduling and cancel the edits in flight; later requests are ignored."""
+        self._stopped = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        tasks = list(self._edits)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ scheduling
+
+    def _queue(self, key: Hashable, table: _Table, now: float) -> None:
+        assert table.dirty_since is not None
+        free_at = table.last_start + self.min_interval
+        if free_at <= now:
+            heapq.heappush(self._ready, (table.dirty_since, next(self._order), key))
+            self._wake_at(now)
+        else:
+            heapq.heappush(self._cooling, (free_at, next(self._order), key, table.dirty_since))
+            self._wake_at(free_at)
+
+    def _wake_at(self, when: float) -> None:
+        """Run the scheduler at ``when`` (loop time), unless it is already due earlier."""
+        if self._stopped or (self._timer is not None and self._timer_at <= when):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_at(when, self._pump)
+        self._timer_at = when
+
+    def _pump(self) -> None:
+        """Start every edit the budget allows now, then sleep until the next one is due."""
+        self._timer = None
+        self._timer_at = float("inf")
+        now = asyncio.get_running_loop().time()
+        self._promote(now)
+        self._expire(now)
+        while self._ready:
+            wait = self._may_start(now)
+            if wait > 0:
+                self._wake_at(now + wait)
+                break
+            dirty_since, _, key = heapq.heappop(self._ready)
+            table = self._tables.get(key)
+            if table is None or table.running or table.dirty_since != dirty_since:
+                continue  # discarded, or already sent since it was queued
+            self._start(key, table, now)
+        if self._cooling:
+            self._wake_at(self._cooling[0][0])
+        elif self._expiry:
+            self._wake_at(self._expiry[0][0])
+
+    def _promote(self, now: float) -> None:
+        """Move the tables whose min_interval is over to the ready queue."""
+        while self._cooling and self._cooling[0][0] <= now:
+            _, order, key, dirty_since = heapq.heappop(self._cooling)
+            heapq.heappush(self._ready, (dirty_since, order, key))
+
+    def _expire(self, now: float) -> None:
+        """Forget clean tables whose min_interval is over, so ended games leave nothing."""
+        while self._expiry and self._expiry[0][0] <= now:
+            _, key = self._expiry.popleft()
+            table = self._tables.get(key)
+            if table is not None and self._forgettable(table, now):
+                del self._tables[key]
+
+    def _forgettable(self, table: _Table, now: float) -> bool:
+        return (
+            not table.running
+            and table.dirty_since is None
+            and table.last_start + self.min_interval <= now
+        )
+
+    def _may_start(self, now: float) -> float:
+        """Seconds to wait before the next edit may start (0: now)."""
+        self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.rate / self.per)
+        self._refilled = now
+        wait = max(0.0, (1.0 - self._tokens) * self.per / self.rate)
+        if len(self._recent) == self.rate:
+            wait = max(wait, self._recent[0] + self.per - now)
+        return wait
+
+    def _start(self, key: Hashable, table: _Table, now: float) -> None:
+        edit, since = table.edit, table.dirty_since
+        assert edit is not None and since is not None
+        table.edit = None
+        table.dirty_since = None
+        table.running = True
+        table.last_start = now
+        self._recent.append(now)
+        self._tokens -= 1.0
+        self._expiry.append((now + self.min_interval, key))
+        self.started += 1
+        if self.on_start is not None:
+            self.on_start(key, since, now)
+        task = asyncio.get_running_loop().create_task(self._send(key, table, edit))
+        self._edits.add(task)
+        task.add_done_callback(self._edits.discard)
+
+    async def _send(self, key: Hashable, table: _Table, edit: Edit) -> None:
+        try:
+            await edit()
+        except Exception:
+            log.exception("table edit for %s failed", key)
+        finally:
+            table.running = False
+            now = asyncio.get_running_loop().time()
+            if table.dirty_since is not None:
+                self._queue(key, table, now)  # changed again while this edit was on its way
+            elif self._forgettable(table, now) and self._tables.get(key) is table:
+                del self._tables[key]

@@ -1,0 +1,23 @@
+"""Smoke test for bench/restore.py: a few saved games and lobbies come back, timed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.restore import run, summary
+
+
+@pytest.fixture(autouse=True)
+def no_outside_config(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    """The benchmark's settings cannot pick up a real token or config file."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("UNO_CONFIG", f"{tmp_path}/absent.toml")
+
+
+async def test_every_saved_game_and_lobby_is_restored_and_timed() -> None:
+    """The games and lobbies written through the store all come back, and the summary says so."""
+    result = await run(games=30, lobbies=5, seed=2)
+    assert (result.games, result.lobbies) == (30, 5)
+    assert result.read_s > 0 and result.total_s > 0
+    assert result.longest_stall_ms >= 0
+    assert summary(result)[0].startswith("Restored 30 live games and 5 open lobbies")

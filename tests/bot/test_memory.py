@@ -1,0 +1,43 @@
+"""Freezing the survivors of full collections keeps them out of the next ones."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from bot.memory import freeze_after_full_collections, stop_freezing
+
+
+@pytest.fixture(autouse=True)
+def fresh_collector() -> Iterator[None]:
+    """Each test starts and ends with nothing frozen and no freezing installed."""
+    stop_freezing()
+    gc.unfreeze()
+    yield
+    stop_freezing()
+    gc.unfreeze()
+
+
+def test_a_full_collection_freezes_what_survived_it() -> None:
+    """Objects alive through a full collection are frozen; a young collection freezes nothing."""
+    freeze_after_full_collections()
+    survivors = [[n] for n in range(1000)]
+    gc.collect(0)
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert gc.get_freeze_count() >= len(survivors)
+    # Frozen objects are in no generation the collector visits.
+    visited = {id(obj) for obj in gc.get_objects()}
+    assert not any(id(s) in visited for s in survivors)
+
+
+def test_installing_twice_adds_one_callback_and_stopping_removes_it() -> None:
+    """The callback is installed once, and after stop_freezing collections freeze nothing."""
+    freeze_after_full_collections()
+    freeze_after_full_collections()
+    assert len([c for c in gc.callbacks if c.__module__ == "bot.memory"]) == 1
+    stop_freezing()
+    gc.collect()
+    assert gc.get_freeze_count() == 0
