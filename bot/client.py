@@ -14,6 +14,7 @@ from .config import Settings
 from .persistence import Persistence
 from .sessions import SessionManager
 from .store import ConnectionSettings, Store
+from .ui.i18n import CommandTranslator, language_of
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,12 @@ class UnoBot(commands.AutoShardedBot):
         log.info("resumed %d live games and %d open lobbies", games, lobbies)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if self.settings.language and language_of(self.settings.language) is None:
+            log.warning(
+                "no catalog for language %r: each server's own is used", self.settings.language
+            )
+        # Command names, descriptions and choices in every catalog's language (reads them all).
+        await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
         # Everything loaded so far lives as long as the process: keep it out of the cyclic
         # collector's full passes, which otherwise grow with it and stall clicks.

@@ -41,6 +41,10 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
     ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
+    # The language of public messages (lobby, table, leaderboard) on every server: a catalog
+    # code or Discord locale ("fi", "sv-SE", "no"); empty = each server's own locale. A
+    # language without a catalog falls back the same way (the bot logs a warning at start).
+    language: str = Field(default="", pattern=r"^([A-Za-z]{2,3}([-_][A-Za-z]{2,4})?)?$")
 
     @field_validator("discord_token")
     @classmethod
