@@ -121,3 +121,18 @@ def test_db_synchronous_is_read_in_any_case(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("UNO_DB_SYNCHRONOUS", "off")
     with pytest.raises(ConfigError, match="UNO_DB_SYNCHRONOUS"):
         load_settings()
+
+
+def test_the_language_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """UNO_LANGUAGE takes a catalog code or Discord locale, is empty by default, and a value
+    that is no locale at all is refused naming the variable."""
+    monkeypatch.setenv("UNO_CONFIG", str(tmp_path / "absent.toml"))
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
+    monkeypatch.delenv("UNO_LANGUAGE", raising=False)
+    assert load_settings().language == ""
+    for value in ("fi", "sv-SE", "no", "nb"):
+        monkeypatch.setenv("UNO_LANGUAGE", value)
+        assert load_settings().language == value
+    monkeypatch.setenv("UNO_LANGUAGE", "Finnish please")
+    with pytest.raises(ConfigError, match="UNO_LANGUAGE is invalid"):
+        load_settings()
