@@ -13,6 +13,7 @@ import simcord.interactions
 
 from bot.client import UnoBot
 from bot.config import Settings
+from bot.ui import words
 from bot.ui.i18n import ENGLISH, Lang, t, tn
 
 from .driver import buttons, embed_text, labels
@@ -164,3 +165,23 @@ async def test_a_restored_table_keeps_its_language(
     hand = (await press(ben, server.public, t(SV, "button.hand"))).response
     assert embed_text(hand).startswith(tn(ENGLISH, "hand.title", 7))
     assert [b.label for b in buttons(server.public)][:1] == [t(SV, "button.hand")]
+
+
+async def test_standings_and_rules_in_each_readers_language(
+    simcord_env: Any, user_locales: dict[int, str]
+) -> None:
+    """/leaderboard is public (the server's language); /stats and /uno rules answer privately
+    in the caller's."""
+    server = Server(simcord_env, "fi")
+    anna, ben, _ = server.members
+    user_locales[anna.id] = "sv-SE"
+    user_locales[ben.id] = "no"
+    board = await anna.slash(server.channel, "leaderboard")
+    assert not board.ephemeral
+    assert board.response.embeds[0].description == words.board_empty(FI, True, "all")
+    stats = await anna.slash(server.channel, "stats")
+    assert stats.ephemeral and stats.response.content == words.no_stats_text(SV, True, "anna", True)
+    rules = await ben.slash(server.channel, "uno rules")
+    shown = words.rules_text(NB, "flip")
+    assert rules.ephemeral and embed_text(rules.response).startswith(shown.title)
+    assert shown.fields[0][1] in embed_text(rules.response)
