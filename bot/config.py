@@ -125,6 +125,11 @@ class Settings(BaseSettings):
     # Where each setting came from, for error messages ("turn_timeout in config.toml").
     _labels: dict[str, str] = PrivateAttr(default_factory=dict)
 
+    # The language of public messages (lobby, table, leaderboard) on every server: a catalog
+    # code or Discord locale ("fi", "sv-SE", "no"); empty = each server's own locale. A
+    # language without a catalog falls back the same way (the bot logs a warning at start).
+    language: str = Field(default="", pattern=r"^([A-Za-z]{2,3}([-_][A-Za-z]{2,4})?)?$")
+
     @field_validator("discord_token")
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:

@@ -59,6 +59,8 @@ class TableSnapshot(BaseModel):
     ai_takeover: bool
     seats: list[SeatSnapshot]
     message_id: int | None
+    # The public messages' language, chosen when the lobby opened (older saves: English).
+    language: str = "en"
 
 
 class SessionSnapshot(TableSnapshot):
@@ -93,6 +95,7 @@ def _table_fields(table: TableState) -> dict[str, Any]:
         "ai_takeover": table.ai_takeover,
         "seats": [SeatSnapshot(player_id=s.player_id, name=s.name, ai=s.ai) for s in table.seats],
         "message_id": table.message_id,
+        "language": table.language,
     }
 
 
@@ -493,6 +496,7 @@ def _table_from_saved(saved: TableSnapshot, idle_until: datetime) -> TableState:
     table.ai_difficulty = saved.ai_difficulty
     table.ai_takeover = saved.ai_takeover
     table.message_id = saved.message_id
+    table.language = saved.language
     return table
 
 

@@ -38,10 +38,10 @@ from bot.engine.players import Difficulty
 from bot.persistence import Persistence
 from bot.table import Seat, TableError, TableState
 from bot.thinking import Thinker
-from bot.ui import render
+from bot.ui import render, words
 from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
+from bot.ui.i18n import Lang, public_language, resolve, t, tn
 from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
-from bot.ui.text import narrate, private_notice
 
 log = logging.getLogger(__name__)
 
@@ -54,18 +54,14 @@ SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to rea
 # What a click answers, sent once the session's lock is released and its save is written.
 Answer = Callable[[], Coroutine[Any, Any, None]]
 
-# The answer to a button whose session is gone: closed, or not restored after a restart.
-STALE_CLICK = (
-    "This lobby or game has ended. Start a new one with /uno flip start or /uno classic start."
-)
+# Message keys. The answer to a button whose session is gone: closed, or not restored after a
+# restart.
+STALE_CLICK = "click.stale"
 # A button id that does not belong on the message it was clicked on (a forged or replayed id).
-MISPLACED_CLICK = "That button does not belong on this message."
+MISPLACED_CLICK = "click.misplaced"
 # The answers to a click that failed unexpectedly: they say what is true.
-UNCHANGED_AND_FAILED = "Something went wrong, and nothing was changed. Please try again."
-CHANGED_BUT_FAILED = (
-    "That went through, but showing the result failed. Press Hand on the table "
-    "(or Refresh) to see the game as it is now."
-)
+UNCHANGED_AND_FAILED = "error.unchanged"
+CHANGED_BUT_FAILED = "error.shown_failed"
 
 
 class Messenger(Protocol):
@@ -91,7 +87,9 @@ class GameSession:
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
         self._round_task: asyncio.Task[None] | None = None
-        self._closed_render = render.closed_message("UNO", "This game is over.")
+        self._closed_render = render.closed_message(
+            t(self.lang, "closed.title"), t(self.lang, "closed.over")
+        )
         self._saved: asyncio.Future[bool] | None = None
 
     @property
@@ -107,6 +105,19 @@ class GameSession:
     def name(self, player: str) -> str:
         """A player's name, safe for message text."""
         return safe_name(self.state.name(player))
+
+    @property
+    def lang(self) -> Lang:
+        """The language of the table's public messages (chosen when the lobby opened)."""
+        return public_language(None, self.state.language)
+
+    def reader(self, interaction: Interaction) -> Lang:
+        """The language of an answer only the clicking person sees: theirs, else the table's."""
+        return resolve(interaction.locale, self.state.language)
+
+    def ai_name(self, first_name: str, difficulty: Difficulty) -> str:
+        """A computer player's seat name in the table's language ("AI Cara (hard)")."""
+        return words.ai_name(self.lang, first_name, difficulty)
 
     @property
     def jump_url(self) -> str:
@@ -126,14 +137,14 @@ class GameSession:
         left = min(left, self.manager.settings.lobby_timeout)
         self.touch_lobby(left)
         if left > 0:
-            self.state.log.append("♻️ The bot restarted: this lobby is still open.")
+            self.state.log.append(t(self.lang, "log.restarted_lobby"))
             self.request_table_update()
 
     def resume(self) -> None:
         """Carry on after a restart: timers start afresh and the table says so."""
         game = self.state.game
         assert game is not None
-        self.state.log.append("♻️ The bot restarted: the game goes on. Press Hand for your cards.")
+        self.state.log.append(t(self.lang, "log.restarted_game"))
         # The turn timer starts afresh, and with it the reminder.
         self._clear_reminder()
         if game.phase is Phase.ROUND_OVER:
@@ -144,21 +155,24 @@ class GameSession:
 
     # ------------------------------------------------------------------ rendering
 
-    def render_public(self) -> render.Rendered:
-        """The public message as it should look now (lobby, table or round results)."""
-        return render.public_message(self.state)
+    def render_public(self, lang: Lang | None = None) -> render.Rendered:
+        """The public message as it should look now (lobby, table or round results), in the
+        table's language unless ``lang`` is given."""
+        return render.public_message(self.state, lang or self.lang)
 
-    def render_hand(self, player: str, page: int = 0, notice: str | None = None) -> render.Rendered:
-        """The ephemeral hand of ``player``."""
+    def render_hand(
+        self, player: str, lang: Lang, page: int = 0, notice: str | None = None
+    ) -> render.Rendered:
+        """The ephemeral hand of ``player``, in ``lang``."""
         game = self.state.game
         assert game is not None
         view = view_for(game, player)
-        return render.hand_message(self.state, view, self.state.serial, page, notice)
+        return render.hand_message(self.state, view, self.state.serial, page, notice, lang)
 
     async def _respond_hand(
         self, interaction: Interaction, player: str, *, edit: bool, page: int = 0, notice: str = ""
     ) -> None:
-        shown = self.render_hand(player, page, notice or None)
+        shown = self.render_hand(player, self.reader(interaction), page, notice or None)
         if edit:
             await edit_in_place(interaction, embed=shown.embed, view=shown.view)
         else:
@@ -246,8 +260,9 @@ class GameSession:
         async with self.lock:
             if self.state.game is None and not self.state.closed:
                 minutes = self.manager.settings.lobby_timeout // 60
+                lang = self.lang
                 await self.close_with(
-                    "Lobby closed", f"Nobody started the game for {minutes} minutes."
+                    t(lang, "closed.lobby_idle.title"), tn(lang, "closed.lobby_idle", minutes)
                 )
 
     async def on_lobby(self, interaction: Interaction, click: LobbyClick) -> Answer | None:
@@ -255,7 +270,7 @@ class GameSession:
         state = self.state
         user = interaction.user
         if state.started:
-            raise TableError("This game has already started.")
+            raise TableError("lobby.already_started")
         if click.action == "join":
             state.join(user.id, user.display_name)
         elif click.action == "leave":
@@ -267,13 +282,13 @@ class GameSession:
             self.saving()
             return lambda: self._respond_public(interaction)
         elif click.action == "addai":
-            state.host_adds_ai(user.id)
+            state.host_adds_ai(user.id, self.ai_name)
         elif click.action == "dropai":
             state.drop_ai(user.id)
         elif click.action == "cancel":
             if user.id != state.host_id and not can_moderate(interaction):
-                raise TableError("Only the host or a moderator can cancel the lobby.")
-            await self.close(f"Lobby cancelled by {safe_name(user.display_name)}.")
+                raise TableError("lobby.cancel.not_allowed")
+            await self.close(t(self.lang, "lobby.cancelled", name=safe_name(user.display_name)))
             await self.show_closed(interaction)
             return None
         self.touch_lobby()
@@ -283,16 +298,16 @@ class GameSession:
     async def _leave_lobby(self, interaction: Interaction) -> None:
         seat = self.state.seat_of(interaction.user.id)
         if seat is None:
-            raise TableError("You are not in this lobby.")
-        if not await self.leave_lobby(seat, f"{safe_name(seat.name)} left the lobby."):
+            raise TableError("lobby.not_in")
+        if not await self.leave_lobby(seat, t(self.lang, "lobby.left", name=safe_name(seat.name))):
             await self.show_closed(interaction)
 
     async def leave_lobby(self, seat: Seat, text: str) -> bool:
-        """Take a player out of the lobby; False if that closed it (its message is the
-        caller's to edit)."""
+        """Take a player out of the lobby (``text`` says so in the table's language); False if
+        that closed it (its message is the caller's to edit)."""
         closing = self.state.leave(seat)
         if closing is not None:
-            await self.close(f"{text} {closing}")
+            await self.close(f"{text} {t(self.lang, closing)}")
             return False
         return True
 
@@ -302,7 +317,7 @@ class GameSession:
         names = {s.player_id: safe_name(s.name) for s in state.seats}
         events = state.start(user_id, secrets.randbits(63), names)
         self._cancel(self._lobby_task)
-        state.log.extend(narrate(events, self.name))
+        state.log.extend(words.narrate(self.lang, events, self.name))
         self._after_state_change()
 
     # ------------------------------------------------------------------ table buttons
@@ -315,18 +330,18 @@ class GameSession:
         assert game is not None
         if click.action == "hand":
             if state.round_over:
-                raise TableError("The round is over: your hand is on the table.")
+                raise TableError("table.hand.round_over")
             await self._respond_hand(interaction, player, edit=False)
             return None
+        lang = self.reader(interaction)
         if click.action == "uno":
-            return self._table_move(interaction, player, CallUno(), "📣 You called UNO!")
+            return self._table_move(interaction, player, CallUno(), t(lang, "table.uno.done"))
         if click.action == "catch":
             target = game.catchable()
             if target is None or target == player:
                 self._missed_a_catch(interaction.user.id)
-            return self._table_move(
-                interaction, player, Catch(target), f"🚨 You caught {self.name(target)}!"
-            )
+            done = t(lang, "table.catch.done", name=self.name(target))
+            return self._table_move(interaction, player, Catch(target), done)
         self._begin_next_round()
         self.saving()
         return lambda: self._respond_public(interaction)
@@ -335,17 +350,15 @@ class GameSession:
         """Refuse a catch with nobody to catch; one in quick succession is told to wait."""
         now = asyncio.get_running_loop().time()
         if now - self._missed_catch.get(user_id, -CATCH_COOLDOWN) < CATCH_COOLDOWN:
-            raise TableError("Easy there: wait a moment before catching again.")
+            raise TableError("table.catch.cooldown")
         self._missed_catch[user_id] = now
-        raise TableError("Nobody can be caught right now.")
+        raise TableError("table.catch.nobody")
 
     def _table_move(
         self, interaction: Interaction, player: str, move: CallUno | Catch, done: str
     ) -> Answer:
-        try:
-            events = self.state.play(player, move)
-        except IllegalMove as exc:
-            raise TableError(str(exc)) from None
+        # An IllegalMove goes up to ``SessionManager.run``, which says it in the reader's language.
+        events = self.state.play(player, move)
         self._record(events, player, turn_move=False)
         self.saving()
         return lambda: reply(interaction, done)
@@ -358,11 +371,12 @@ class GameSession:
         try:
             player = state.player(interaction.user.id)
         except TableError:
-            raise TableError("You are not playing in this game.") from None
+            raise TableError("table.not_playing") from None
+        lang = self.reader(interaction)
         if state.round_over:
             await edit_in_place(
                 interaction,
-                embed=discord.Embed(description="The round is over: see the table."),
+                embed=discord.Embed(description=t(lang, "hand.round_over")),
                 view=None,
             )
             return None
@@ -371,28 +385,31 @@ class GameSession:
             return None
         if click.serial != state.serial:
             await self._respond_hand(
-                interaction, player, edit=True, notice="That hand was out of date: here it is now."
+                interaction, player, edit=True, notice=t(lang, "hand.out_of_date")
             )
             return None
         move = click.move
         try:
             events = state.play(player, move)
         except IllegalMove as exc:
-            await self._respond_hand(interaction, player, edit=True, notice=str(exc))
+            notice = words.illegal_move_text(lang, str(exc))
+            await self._respond_hand(interaction, player, edit=True, notice=notice)
             return None
         self._record(events, player, turn_move=not isinstance(move, CallUno | Catch))
         self.saving()
-        notice = private_notice(events, player, self.name)
+        notice = words.private_notice(lang, events, player, self.name)
         return lambda: self._answer_move(interaction, player, notice)
 
     async def _answer_move(self, interaction: Interaction, player: str, notice: str) -> None:
         """The hand after its owner's move, drawn as the game stands when the answer goes out."""
         game = self.state.game
         if game is None or game.phase in TERMINAL_PHASES or player not in game.players:
+            lang = self.reader(interaction)
             await edit_in_place(
                 interaction,
                 embed=discord.Embed(
-                    title="Round over", description=notice or "See the table for the scores."
+                    title=t(lang, "hand.round_over.title"),
+                    description=notice or t(lang, "hand.round_over.text"),
                 ),
                 view=None,
             )
@@ -403,7 +420,7 @@ class GameSession:
 
     def _record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
         """Narrate events, move the turn serial, reset timers and schedule the table edit."""
-        self.state.record(narrate(events, self.name), actor, turn_move=turn_move)
+        self.state.record(words.narrate(self.lang, events, self.name), actor, turn_move=turn_move)
         if turn_move:
             self._after_state_change()
         self._watch_for_forgotten_uno()
@@ -434,11 +451,12 @@ class GameSession:
     def _begin_next_round(self) -> None:
         events = self.state.next_round()
         self._cancel(self._round_task)
-        self.state.log.extend(narrate(events, self.name))
+        self.state.log.extend(words.narrate(self.lang, events, self.name))
         self._after_state_change()
 
     async def remove_player(self, player: str, reason: str) -> None:
-        """Take a player out of the running game (leave, kick); the engine decides the rest."""
+        """Take a player out of the running game (leave, kick; ``reason`` a ``words.REMOVED_*``
+        code); the engine decides the rest."""
         self._record(self.state.remove(player, reason), None, turn_move=True)
         self.saving()
 
@@ -450,7 +468,7 @@ class GameSession:
             self.saving()
             self.request_table_update()
         else:
-            await self.remove_player(seat.player_id, "was removed by the host")
+            await self.remove_player(seat.player_id, words.REMOVED_KICKED)
 
     # ------------------------------------------------------------------ computer players
 
@@ -555,7 +573,7 @@ class GameSession:
                 events = await self._play_or_fall_back(player, strategy_for("normal", 0.0))
             else:
                 events = game.auto_play(player)
-            self.state.log.append(f"⏰ {self.name(player)} ran out of time.")
+            self.state.log.append(t(self.lang, "log.timed_out", name=self.name(player)))
             self._record(self.state.timed_out(player, events), None, turn_move=True)
             self.saving()
 
@@ -567,9 +585,12 @@ class GameSession:
         if seat is None or seat.user_id is None or self.state.reminder_id:
             return
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
-        text = (
-            f"⏰ <@{seat.user_id}>, it's your turn in UNO: {round(left)} s left before the "
-            f"bot moves for you. Press **Hand** on the table: {self.jump_url}"
+        text = t(
+            self.lang,
+            "reminder",
+            mention=f"<@{seat.user_id}>",
+            seconds=round(left),
+            url=self.jump_url,
         )
         # Sent without the session lock: a slow or rate-limited send must not hold up clicks.
         try:
@@ -639,8 +660,10 @@ class GameSession:
         await self.close(text, title)
         await self.show_closed()
 
-    async def close(self, text: str, title: str = "UNO") -> None:
-        """Stop timers and forget the session (the public message is the caller's to edit)."""
+    async def close(self, text: str, title: str | None = None) -> None:
+        """Stop timers and forget the session (the public message is the caller's to edit);
+        ``text`` and ``title`` are in the table's language."""
+        title = t(self.lang, "closed.title") if title is None else title
         self._closed_render = render.closed_message(title, text)
         self.stop_timers()
         await self.manager.forget(self)
@@ -726,10 +749,25 @@ class SessionManager:
             if session_id not in self.by_id:
                 return session_id
 
+    def server_language(self, interaction: Interaction) -> Lang:
+        """The language of the server's public messages: the ``language`` setting, else the
+        server's preferred locale, else English."""
+        guild = interaction.guild
+        server = guild.preferred_locale if guild is not None else interaction.guild_locale
+        return public_language(server, self.settings.language)
+
+    def reader(self, interaction: Interaction) -> Lang:
+        """The language of a private answer: the user's, else the channel's table's (or the
+        server's), else English."""
+        session = self.by_channel.get(interaction.channel_id or 0)
+        server = session.state.language if session else self.server_language(interaction)
+        return resolve(interaction.locale, server)
+
     def open_lobby(
         self, interaction: Interaction, rules: RuleSet, turn_timeout: int
     ) -> GameSession:
-        """A new lobby in the interaction's channel, hosted by the user."""
+        """A new lobby in the interaction's channel, hosted by the user, in the server's
+        language."""
         assert interaction.channel_id is not None
         host = Seat(str(interaction.user.id), interaction.user.display_name)
         state = TableState(
@@ -742,6 +780,7 @@ class SessionManager:
             self.settings.next_round_delay,
             discord.utils.utcnow(),
         )
+        state.language = self.server_language(interaction)
         session = GameSession(self, state)
         self.register(session)
         session.touch_lobby()
@@ -775,9 +814,7 @@ class SessionManager:
         for channel_id in games.lost_channels:
             self.spawn(
                 self.announce(
-                    channel_id,
-                    "A game in this channel could not be resumed after the bot restarted, "
-                    "so it has ended. Rounds already scored still count.",
+                    channel_id, t(public_language(None, self.settings.language), "restore.failed")
                 ),
                 f"announce-{channel_id}",
             )
@@ -809,10 +846,10 @@ class SessionManager:
         """Route a button click to its session; always answer (see ``run``)."""
         session = self.by_id.get(click.session)
         if session is None or session.channel_id != interaction.channel_id:
-            await reply(interaction, STALE_CLICK)
+            await reply(interaction, t(self.reader(interaction), STALE_CLICK))
             return
         if not _on_its_message(session, interaction, click):
-            await reply(interaction, MISPLACED_CLICK)
+            await reply(interaction, t(session.reader(interaction), MISPLACED_CLICK))
             return
         await self.run(interaction, session, lambda: self._dispatch(session, interaction, click))
 
@@ -824,7 +861,8 @@ class SessionManager:
     ) -> None:
         """Do a click's or command's ``work`` under the session's lock; always answer.
 
-        A ``TableError`` is answered here, once, as a short private line. The answer to a
+        A ``TableError`` or the engine's ``IllegalMove`` is answered here, once, as a short
+        private line in the reader's language. The answer to a
         change goes out after the lock is released and the change is saved (or after
         SAVE_WAIT, if the store is slow), so nothing waits for the store under the lock.
         """
@@ -838,13 +876,17 @@ class SessionManager:
                 await session.saved()
                 await answer()
         except TableError as refusal:
-            await reply(interaction, refusal.reason)
+            await reply(interaction, t(session.reader(interaction), refusal.key, **refusal.params))
+        except IllegalMove as refusal:
+            await reply(
+                interaction, words.illegal_move_text(session.reader(interaction), str(refusal))
+            )
         except Exception:
             log.exception("session %s: %s failed", session.id, _what(interaction))
             changed = session.state.revision != before
             text = CHANGED_BUT_FAILED if changed else UNCHANGED_AND_FAILED
             with contextlib.suppress(discord.HTTPException):
-                await reply(interaction, text)
+                await reply(interaction, t(session.reader(interaction), text))
 
     @staticmethod
     async def _dispatch(

@@ -2,14 +2,15 @@
 
 ``TableState`` is pure like the engine (no Discord, no asyncio, no I/O): the session owns the
 lock, the timers and the messages, and asks the table for every change. A change either
-returns what happened (engine events) or raises ``TableError`` with the sentence to show the
-person who asked, and the state is then untouched.
+returns what happened (engine events) or raises ``TableError`` with the message key (and its
+parameters) to say to the person who asked, and the state is then untouched. The table holds
+no words: the session says each key in its reader's language.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,11 +26,18 @@ AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
 
 
 class TableError(Exception):
-    """A request the table refuses; ``reason`` is the sentence for the person who asked."""
+    """A request the table refuses: a message key (``lobby.join.already``) and its parameters,
+    said in the reader's language where the refusal is answered."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, key: str, /, **params: str | int) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def english_ai_name(first_name: str, difficulty: Difficulty) -> str:
+    """A computer player's seat name when no language is given: "AI Cara (hard)"."""
+    return f"AI {first_name} ({difficulty})"
 
 
 @dataclass(slots=True)
@@ -86,6 +94,9 @@ class TableState:
         self.lobby_idle_until = lobby_idle_until
         # Moves on with every change, so a failed click can tell whether it changed anything.
         self.revision = 0
+        # The language of the public messages (a catalog code), chosen when the lobby opens
+        # and saved with the table, so a restored game keeps it.
+        self.language = "en"
         self._names: dict[str, str] = {host.player_id: host.name}
 
     # ------------------------------------------------------------------ facts
@@ -143,18 +154,18 @@ class TableState:
 
     def _game(self) -> Game:
         if self.game is None:
-            raise TableError("The game has not started yet.")
+            raise TableError("table.not_started")
         return self.game
 
     # ------------------------------------------------------------------ the lobby
 
     def _lobby(self) -> None:
         if self.game is not None:
-            raise TableError("This game has already started.")
+            raise TableError("lobby.already_started")
 
     def _room_for_one_more(self) -> None:
         if len(self.seats) >= MAX_SEATS:
-            raise TableError("The table is full: 10 players at most.")
+            raise TableError("lobby.full", max=MAX_SEATS)
 
     def seat(self, seat: Seat) -> None:
         """Seat a player (a restored seat, or a join that was checked already)."""
@@ -166,14 +177,15 @@ class TableState:
         """A person takes a seat in the lobby."""
         self._lobby()
         if self.seat_of(user_id) is not None:
-            raise TableError("You are already in this lobby.")
+            raise TableError("lobby.join.already")
         self._room_for_one_more()
         seat = Seat(str(user_id), name)
         self.seat(seat)
         return seat
 
     def leave(self, seat: Seat) -> str | None:
-        """Take a player out of the lobby; why the lobby closes with them, or None.
+        """Take a player out of the lobby; the message key of why the lobby closes with them,
+        or None.
 
         A new host is the first person left when the host goes.
         """
@@ -181,42 +193,47 @@ class TableState:
         self.seats.remove(seat)
         self.revision += 1
         if not self.seats:
-            return "The lobby is empty and closed."
+            return "lobby.closed.empty"
         humans = [s for s in self.seats if s.user_id is not None]
         if not humans:
-            return "Only computer players were left, so the lobby closed."
+            return "lobby.closed.only_ai"
         if seat.user_id == self.host_id:
             assert humans[0].user_id is not None
             self.host_id = humans[0].user_id
         return None
 
-    def _hosted_by(self, user_id: int, refusal: str) -> None:
+    def _hosted_by(self, user_id: int, refusal: str, **params: str | int) -> None:
         if user_id != self.host_id:
-            raise TableError(refusal)
+            raise TableError(refusal, **params)
 
-    def add_ai(self, difficulty: Difficulty) -> Seat:
-        """Seat a computer player with a clear name such as "AI Cara (hard)"."""
+    def add_ai(
+        self, difficulty: Difficulty, namer: Callable[[str, Difficulty], str] = english_ai_name
+    ) -> Seat:
+        """Seat a computer player with a clear name such as "AI Cara (hard)" (``namer`` says
+        it in the table's language)."""
         self._lobby()
         self._room_for_one_more()
         taken = {s.player_id for s in self.seats}
         number = next(n for n in range(1, MAX_SEATS + 1) if computer_id(n) not in taken)
-        seat = Seat(computer_id(number), f"AI {AI_NAMES[number - 1]} ({difficulty})", difficulty)
+        seat = Seat(computer_id(number), namer(AI_NAMES[number - 1], difficulty), difficulty)
         self.seat(seat)
         return seat
 
-    def host_adds_ai(self, user_id: int) -> Seat:
+    def host_adds_ai(
+        self, user_id: int, namer: Callable[[str, Difficulty], str] = english_ai_name
+    ) -> Seat:
         """The host's Add AI: one computer player of the lobby's difficulty."""
         self._lobby()
-        self._hosted_by(user_id, "Only the host can add or remove computer players.")
-        return self.add_ai(self.ai_difficulty)
+        self._hosted_by(user_id, "lobby.ai.not_host")
+        return self.add_ai(self.ai_difficulty, namer)
 
     def drop_ai(self, user_id: int, seat: Seat | None = None) -> Seat:
         """The host takes a computer player out of the lobby (the one added last by default)."""
         self._lobby()
-        self._hosted_by(user_id, "Only the host can add or remove computer players.")
+        self._hosted_by(user_id, "lobby.ai.not_host")
         ais = self.ai_seats
         if not ais:
-            raise TableError("There is no computer player to remove.")
+            raise TableError("lobby.ai.none")
         chosen = ais[-1] if seat is None else seat
         self.seats.remove(chosen)
         self.revision += 1
@@ -225,9 +242,9 @@ class TableState:
     def start(self, user_id: int, seed: int, names: dict[str, str]) -> list[ev.Event]:
         """The host deals the first round with the seated players (``names`` as shown)."""
         self._lobby()
-        self._hosted_by(user_id, f"Only the host, {names[str(self.host_id)]}, can start the game.")
+        self._hosted_by(user_id, "lobby.start.not_host", host=names[str(self.host_id)])
         if len(self.seats) < 2:
-            raise TableError("You need at least 2 players to start.")
+            raise TableError("lobby.start.too_few", min=2)
         players = [s.player_id for s in self.seats]
         self.game, events = Game.start(players, self.rules, seed, names=names)
         self.revision += 1
@@ -243,7 +260,7 @@ class TableState:
         game = self._game()
         player = str(user_id)
         if player not in game.players:
-            raise TableError("You are not playing in this game.")
+            raise TableError("table.not_playing")
         return player
 
     def play(self, player: str, move: Move) -> list[ev.Event]:
@@ -265,7 +282,7 @@ class TableState:
         """Deal the next round after one has been scored."""
         game = self._game()
         if game.phase is not Phase.ROUND_OVER:
-            raise TableError("The round is still being played.")
+            raise TableError("table.next.still_playing")
         events = game.start_next_round()
         self.revision += 1
         self.log.clear()

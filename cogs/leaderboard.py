@@ -15,6 +15,8 @@ from discord.ext import commands
 from bot.client import UnoBot
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
+from bot.ui import words
+from bot.ui.i18n import Lang, format_number, resolve, t, tn
 from bot.ui.respond import Interaction, button_view, reply, safe_name
 
 log = logging.getLogger(__name__)
@@ -24,12 +26,8 @@ PAGE_SIZE = 10
 # "try again" instead of an expired interaction.
 READ_DEADLINE = 2.5
 NAME_WIDTH = 14  # keeps a row within about 42 characters, for phones
-BUSY_TEXT = "The scoreboard is busy right now; please try again in a moment."
-FAILED_TEXT = "Sorry, the standings could not be shown; please try again."
-START_HINT = "Start a game with `/uno flip start` or `/uno classic start`."
 # No board has this many pages; a larger number in a page button's id is forged.
 MAX_PAGE = 1_000_000
-OTHER_SERVER_TEXT = "That leaderboard belongs to another server; use /leaderboard in this server."
 
 ScopeChoice = Literal["server", "global"]
 VariantChoice = Literal["flip", "classic", "all"]
@@ -39,16 +37,11 @@ SCOPE_CODES: dict[Scope, str] = {"guild": "s", "global": "g"}
 VARIANT_CODES: dict[VariantFilter, str] = {"flip": "f", "classic": "c", "all": "a"}
 SORT_CODES: dict[SortKey, str] = {"points": "p", "matches_won": "m", "rounds_won": "r"}
 
-VARIANT_NAMES: dict[VariantFilter, str] = {"flip": "UNO Flip", "classic": "Classic UNO", "all": ""}
+# The choices' English names (the catalogs' ``choice.*`` say them in other languages).
 SORT_NAMES: dict[SortKey, str] = {
     "points": "points",
     "matches_won": "matches won",
     "rounds_won": "rounds won",
-}
-SORT_UNITS: dict[SortKey, str] = {
-    "points": "point",
-    "matches_won": "match won",
-    "rounds_won": "round won",
 }
 SORT_KEYS: dict[str, SortKey] = {key: key for key in SORT_NAMES}
 SORT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in SORT_NAMES.items()]
@@ -58,9 +51,9 @@ def _decode(codes: dict[Any, str], letter: str) -> Any:
     return next(value for value, code in codes.items() if code == letter)
 
 
-def option_refusal(**chosen: str) -> str | None:
+def option_refusal(lang: Lang, **chosen: str) -> str | None:
     """Why a chosen option is not one the command offers (a modified client can send any
-    string), or None when every one is."""
+    string), in ``lang``, or None when every one is."""
     allowed = {
         "scope": get_args(ScopeChoice),
         "variant": tuple(VARIANT_CODES),
@@ -68,15 +61,18 @@ def option_refusal(**chosen: str) -> str | None:
     }
     for option, value in chosen.items():
         if value not in allowed[option]:
-            return f"`{option}` must be one of: {', '.join(allowed[option])}."
+            return t(lang, "options.one_of", option=option, allowed=", ".join(allowed[option]))
     return None
 
 
-def plural(count: int, noun: str) -> str:
-    """``count`` and a singular noun, plural unless the count is one ("1 point", "3 rounds won")."""
-    head, _, tail = noun.partition(" ")
-    word = head if count == 1 else f"{head}es" if head.endswith("ch") else f"{head}s"
-    return f"{count:,} {word}{' ' + tail if tail else ''}"
+def server_language(bot: UnoBot, interaction: Interaction) -> Lang:
+    """The language of a public standings message: the server's."""
+    return bot.sessions.server_language(interaction)
+
+
+def reader_language(bot: UnoBot, interaction: Interaction) -> Lang:
+    """The language of a private answer: the user's, else the server's."""
+    return resolve(interaction.locale, server_language(bot, interaction))
 
 
 @dataclass(frozen=True)
@@ -140,33 +136,38 @@ class LeaderboardButton(
         """Show the button's page in place, with the clicker's own rank under the table."""
         bot: UnoBot = interaction.client
         query = self.query
+        lang = reader_language(bot, interaction)
         if query.scope == "guild" and query.guild_id != interaction.guild_id:
-            await reply(interaction, OTHER_SERVER_TEXT)
+            await reply(interaction, t(lang, "board.other_server"))
             return
         if not 1 <= query.page <= MAX_PAGE:
-            await reply(interaction, "That page does not exist; run /leaderboard again.")
+            await reply(interaction, t(lang, "board.no_page"))
             return
         try:
             embed, view = await board_message(bot, interaction, query)
         except Exception as error:  # every click gets an answer; the message stays as it was
-            await reply(interaction, failure_text(error))
+            await reply(interaction, failure_text(lang, error))
             return
         await interaction.response.edit_message(embed=embed, view=view)
 
 
-def failure_text(error: BaseException) -> str:
+def failure_text(lang: Lang, error: BaseException) -> str:
     """The short line a user sees when a command or click fails (the cause is logged)."""
     original = getattr(error, "original", error)
     if isinstance(original, StoreBusyError | TimeoutError):
         log.warning("standings read gave up: %r", original)
-        return BUSY_TEXT
+        return t(lang, "board.busy")
     log.error("standings command failed", exc_info=error)
-    return FAILED_TEXT
+    return t(lang, "board.failed")
 
 
-def board_table(rows: list[LeaderboardRow], viewer_id: int) -> str:
+def board_table(rows: list[LeaderboardRow], viewer_id: int, lang: Lang) -> str:
     """The page as a monospace table; the viewer's own line is marked with ▸."""
-    lines = [f"  {'#':>3}  {'Player':<{NAME_WIDTH}} {'Pts':>6} {'MW':>3} {'RW':>4} {'GP':>4}"]
+    player, points, mw, rw, gp = (
+        t(lang, f"board.col.{column}")
+        for column in ("player", "points", "matches_won", "rounds_won", "games_played")
+    )
+    lines = [f"  {'#':>3}  {player:<{NAME_WIDTH}} {points:>6} {mw:>3} {rw:>4} {gp:>4}"]
     for row in rows:
         name = row.name.replace("`", "'")
         if len(name) > NAME_WIDTH:
@@ -180,17 +181,14 @@ def board_table(rows: list[LeaderboardRow], viewer_id: int) -> str:
 
 
 def own_rank_line(
-    board: LeaderboardPage, mine: LeaderboardRow | None, viewer: discord.abc.User
+    board: LeaderboardPage, mine: LeaderboardRow | None, viewer: discord.abc.User, lang: Lang
 ) -> str:
     """Where the viewer stands on the whole board, whatever page is shown."""
     name = safe_name(viewer.display_name)
     if mine is None:
-        return f"📍 {name} has no scored rounds on this board yet."
+        return words.rank_line(lang, name, None, board.total_players, board.sort, 0)
     value = getattr(mine, board.sort)
-    return (
-        f"📍 {name} is **#{mine.rank}** of {board.total_players:,}"
-        f" with {plural(value, SORT_UNITS[board.sort])}."
-    )
+    return words.rank_line(lang, name, mine.rank, board.total_players, board.sort, value)
 
 
 def board_embed(
@@ -198,27 +196,23 @@ def board_embed(
     mine: LeaderboardRow | None,
     viewer: discord.abc.User,
     where: str,
+    lang: Lang,
 ) -> discord.Embed:
     """The public leaderboard embed: title, table, the viewer's rank line, page footer."""
-    variant = VARIANT_NAMES[board.variant]
-    title = f"🏆 {where} leaderboard" + (f" · {variant}" if variant else "")
+    title = words.board_title(lang, where, board.variant)
     embed = discord.Embed(title=title, colour=discord.Colour.gold())
     if not board.rows:
-        games = f"{variant} rounds" if variant else "rounds"
-        here = "on this server" if board.scope == "guild" else "anywhere"
-        embed.description = f"No {games} have been scored {here} yet. {START_HINT}"
+        embed.description = words.board_empty(lang, board.scope == "guild", board.variant)
         return embed
     embed.description = "\n".join(
         [
-            f"Sorted by **{SORT_NAMES[board.sort]}**",
-            board_table(board.rows, viewer.id),
-            own_rank_line(board, mine, viewer),
+            t(lang, "board.sorted_by", sort=t(lang, f"board.sort.{board.sort}")),
+            board_table(board.rows, viewer.id, lang),
+            own_rank_line(board, mine, viewer, lang),
         ]
     )
-    embed.set_footer(
-        text=f"Page {board.page}/{board.total_pages} · {plural(board.total_players, 'player')}"
-        " · Pts points, MW matches won, RW rounds won, GP games played"
-    )
+    footer = words.board_footer(lang, board.page, board.total_pages, board.total_players)
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -258,35 +252,42 @@ async def board_message(
             variant=query.variant,
             sort=query.sort,
         )
+    lang = server_language(bot, interaction)
     if query.scope == "global":
-        where = "Global"
+        where = t(lang, "board.where.global")
     else:
         guild = bot.get_guild(query.guild_id)
-        where = safe_name(guild.name) if guild is not None else "Server"
+        where = safe_name(guild.name) if guild is not None else t(lang, "board.where.server")
     shown = replace(query, page=board.page)  # the store clamps past-the-end pages
-    return board_embed(board, mine, interaction.user, where), board_view(shown, board)
+    return board_embed(board, mine, interaction.user, where, lang), board_view(shown, board)
 
 
 def stats_embed(
-    stats: PlayerStats, user: discord.abc.User, rank: LeaderboardRow | None, where: str
+    stats: PlayerStats,
+    user: discord.abc.User,
+    rank: LeaderboardRow | None,
+    where: str,
+    lang: Lang,
 ) -> discord.Embed:
     """A player's record: games, wins, points, per-round average, best round, favourite."""
     title = f"📊 {safe_name(user.display_name)} · {safe_name(where)}"
     embed = discord.Embed(title=title, colour=discord.Colour.blue())
     embed.set_thumbnail(url=user.display_avatar.url)
-    won_share = f" of {stats.rounds_played:,}" if stats.rounds_played else ""
-    favourite = VARIANT_NAMES[stats.favourite_variant] if stats.favourite_variant else "—"
-    for name, value in (
-        ("Games played", f"{stats.games_played:,}"),
-        ("Matches won", f"{stats.matches_won:,}"),
-        ("Rounds won", f"{stats.rounds_won:,}{won_share}"),
-        ("Total points", f"{stats.total_points:,}"),
-        ("Points per round", f"{stats.points_per_round:,.1f}"),
-        ("Best round", plural(stats.best_round, "point")),
-        ("Favourite variant", favourite),
-        ("Rank by points", f"#{rank.rank}" if rank is not None else "—"),
+    won = format_number(lang, stats.rounds_won)
+    if stats.rounds_played:
+        won = t(lang, "stats.rounds_won.of", won=stats.rounds_won, played=stats.rounds_played)
+    favourite = words.variant_name(lang, stats.favourite_variant or "") or "—"
+    for key, value in (
+        ("stats.games_played", format_number(lang, stats.games_played)),
+        ("stats.matches_won", format_number(lang, stats.matches_won)),
+        ("stats.rounds_won", won),
+        ("stats.total_points", format_number(lang, stats.total_points)),
+        ("stats.points_per_round", format_number(lang, stats.points_per_round, decimals=1)),
+        ("stats.best_round", tn(lang, "board.unit.points", stats.best_round)),
+        ("stats.favourite", favourite),
+        ("stats.rank", f"#{rank.rank}" if rank is not None else "—"),
     ):
-        embed.add_field(name=name, value=value, inline=True)
+        embed.add_field(name=t(lang, key), value=value, inline=True)
     return embed
 
 
@@ -319,13 +320,14 @@ class LeaderboardCog(commands.Cog):
         sort: str = "points",
     ) -> None:
         """Post the first page publicly, with the caller's own rank under the table."""
-        refusal = option_refusal(scope=scope, variant=variant, sort=sort)
+        lang = reader_language(self.bot, interaction)
+        refusal = option_refusal(lang, scope=scope, variant=variant, sort=sort)
         if refusal is not None:
             await reply(interaction, refusal)
             return
         guild_id = interaction.guild_id if scope == "server" else 0
         if guild_id is None:
-            await reply(interaction, "There is no server here; use `scope: global`.")
+            await reply(interaction, t(lang, "board.no_server"))
             return
         query = BoardQuery(
             scope="guild" if guild_id else "global",
@@ -351,19 +353,22 @@ class LeaderboardCog(commands.Cog):
         public: bool = False,
     ) -> None:
         """Show games, wins, points, points per round, best round and favourite variant."""
-        refusal = option_refusal(scope=scope)
+        # Shown only to the caller: their language; posted in the channel: the server's.
+        lang = (server_language if public else reader_language)(self.bot, interaction)
+        refusal = option_refusal(lang, scope=scope)
         if refusal is not None:
             await reply(interaction, refusal)
             return
         target = user or interaction.user
         guild_id = interaction.guild_id if scope == "server" else None
-        where = "All servers"
+        where = t(lang, "stats.where.all")
         if guild_id is not None:
-            where = interaction.guild.name if interaction.guild is not None else "This server"
+            guild = interaction.guild
+            where = guild.name if guild is not None else t(lang, "stats.where.server")
         yours = target.id == interaction.user.id
         if target.bot:
             name = safe_name(target.display_name)
-            await reply(interaction, f"{name} is a bot; bots don't keep score.")
+            await reply(interaction, t(lang, "stats.bot", name=name))
             return
         async with asyncio.timeout(READ_DEADLINE):
             stats = await self.bot.store.standings.stats(target.id, guild_id)
@@ -372,20 +377,19 @@ class LeaderboardCog(commands.Cog):
             )
         ephemeral = not public
         if stats.rounds_played == 0:
-            who = "You haven't" if yours else f"{safe_name(target.display_name)} hasn't"
-            here = "on this server" if guild_id is not None else "anywhere"
-            text = f"{who} finished a round {here} yet. {START_HINT}"
+            name = safe_name(target.display_name)
+            text = words.no_stats_text(lang, yours, name, guild_id is not None)
             await interaction.response.send_message(text, ephemeral=ephemeral)
             return
         await interaction.response.send_message(
-            embed=stats_embed(stats, target, rank, where), ephemeral=ephemeral
+            embed=stats_embed(stats, target, rank, where, lang), ephemeral=ephemeral
         )
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Answer every failed command with a short ephemeral line and log the cause."""
-        await reply(interaction, failure_text(error))
+        await reply(interaction, failure_text(reader_language(self.bot, interaction), error))
 
 
 async def setup(bot: UnoBot) -> None:

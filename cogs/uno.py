@@ -18,37 +18,13 @@ from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
 from bot.sessions import Answer, GameSession, SessionManager
 from bot.table import MAX_SEATS, TableError
-from bot.ui import render
+from bot.ui import words
 from bot.ui.buttons import TableClick, UnoButton
+from bot.ui.i18n import CommandTranslator, Lang, language_of, t
 from bot.ui.render import add_field
 from bot.ui.respond import Interaction, can_moderate, reply, safe_name
 
 log = logging.getLogger(__name__)
-
-FLIP_RULES_TEXT = (
-    "**UNO Flip.** Match the top card by colour, number or symbol, or play a wild. "
-    "Draw one card instead if you like; a playable drawn card may be played at once. "
-    "**Flip** turns everything over: the discard pile, the draw pile and every hand. "
-    "Everyone sees the other side of your cards and of the draw pile's top card.\n"
-    "Light side: Draw One, Skip, Reverse, Wild, Wild Draw Two. "
-    "Dark side: Draw Five, Skip Everyone, Reverse, Wild, "
-    "Wild Draw Color (draw until that colour).\n"
-    "A draw wild is only legal without a card of the colour in play: the victim may challenge. "
-    "Call **UNO!** when you play your second-to-last card, or anyone can catch you (draw 2) "
-    "until the next player starts their turn. Hands left score for the winner: numbers face "
-    "value, Draw One 10, Draw Five/Reverse/Skip/Flip 20, Skip Everyone 30, Wild 40, "
-    "Wild Draw Two 50, Wild Draw Color 60."
-)
-CLASSIC_RULES_TEXT = (
-    "**Classic UNO.** Match the top card by colour, number or symbol, or play a wild. "
-    "Draw one card instead if you like; a playable drawn card may be played at once. "
-    "Skip, Reverse (acts as Skip with two players), Draw Two, Wild, Wild Draw Four "
-    "(only legal without a card of the colour in play: the victim may challenge).\n"
-    "Call **UNO!** when you play your second-to-last card, or anyone can catch you (draw 2) "
-    "until the next player starts their turn. Hands left score for the winner: numbers face "
-    "value, Draw Two/Reverse/Skip 20, Wild and Wild Draw Four 50, special wilds 40."
-)
-
 
 # The options' limits, as synced to Discord and checked again here: a modified client or a
 # direct API call can send anything.
@@ -70,29 +46,33 @@ FLAGS = (
 )
 
 
-def start_refusal(lobby: LobbyOptions, options: dict[str, Any]) -> str | None:
-    """Why these start options cannot open a lobby, or None when every one is in range."""
+def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> str | None:
+    """Why these start options cannot open a lobby (in ``lang``), or None when every one is
+    in range."""
     target = options.get("target")
     if not _whole_in(target, TARGET_MIN, TARGET_MAX):
-        return f"`target` must be a whole number from {TARGET_MIN} to {TARGET_MAX}."
+        return t(lang, "options.whole_number", option="target", min=TARGET_MIN, max=TARGET_MAX)
     if lobby.turn_timeout is not None and not _whole_in(
         lobby.turn_timeout, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX
     ):
-        return (
-            f"`turn_timeout` must be a whole number of seconds from {TURN_TIMEOUT_MIN} "
-            f"to {TURN_TIMEOUT_MAX}."
+        return t(
+            lang,
+            "options.seconds",
+            option="turn_timeout",
+            min=TURN_TIMEOUT_MIN,
+            max=TURN_TIMEOUT_MAX,
         )
     if not _whole_in(lobby.ai, 0, MAX_AI):
-        return f"`ai` must be a whole number from 0 to {MAX_AI}."
+        return t(lang, "options.whole_number", option="ai", min=0, max=MAX_AI)
     chosen = {**options, "ai_difficulty": lobby.ai_difficulty}
     for option, allowed in CHOICES.items():
         if option in chosen and chosen[option] not in allowed:
-            return f"`{option}` must be one of: {', '.join(allowed)}."
+            return t(lang, "options.one_of", option=option, allowed=", ".join(allowed))
     flags = {name: options[name] for name in FLAGS if name in options}
     flags["ai_takeover"] = lobby.ai_takeover
     for name, value in flags.items():
         if not isinstance(value, bool):
-            return f"`{name}` must be True or False."
+            return t(lang, "options.true_false", option=name)
     return None
 
 
@@ -142,25 +122,36 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     async def cog_load(self) -> None:
         """Register the table's buttons, so clicks on any of its messages reach the sessions
-        (also messages from before a restart)."""
+        (also messages from before a restart), and translate the commands before they sync."""
         self.bot.add_dynamic_items(UnoButton)
+        language = self.bot.settings.language
+        if language and language_of(language) is None:
+            log.warning("no catalog for language %r: each server's own is used", language)
+        # Command names, descriptions and choices in every catalog's language (reads them all).
+        await self.bot.tree.set_translator(CommandTranslator())
 
     async def cog_unload(self) -> None:
-        """Stop routing the table's buttons here."""
+        """Stop routing the table's buttons here, and drop the command translator."""
         self.bot.remove_dynamic_items(UnoButton)
+        await self.bot.tree.set_translator(None)
 
     def _session(self, interaction: Interaction) -> GameSession | None:
         if interaction.channel_id is None:
             return None
         return self.sessions.by_channel.get(interaction.channel_id)
 
+    def _reader(self, interaction: Interaction) -> Lang:
+        """The language of a private answer to ``interaction``."""
+        return self.sessions.reader(interaction)
+
     async def _hosted_session(self, interaction: Interaction, action: str) -> GameSession | None:
-        """The channel's session if the user hosts it; else None, and the user is told why."""
+        """The channel's session if the user hosts it; else None, and the user is told why
+        (``action``: the ``cmd.reply.only_host.*`` key's last part)."""
         session = self._session(interaction)
         if session is None:
-            await reply(interaction, "No game is open in this channel.")
+            await reply(interaction, t(self._reader(interaction), "cmd.reply.no_game"))
         elif interaction.user.id != session.state.host_id:
-            await reply(interaction, f"Only the host can {action}.")
+            await reply(interaction, t(self._reader(interaction), f"cmd.reply.only_host.{action}"))
         else:
             return session
         return None
@@ -237,22 +228,22 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         )
 
     async def _start(self, interaction: Interaction, lobby: LobbyOptions, **options: Any) -> None:
+        lang = self._reader(interaction)
         if interaction.channel_id is None or interaction.guild_id is None:
-            await reply(interaction, "Start a game in a server channel.")
+            await reply(interaction, t(lang, "cmd.reply.start.not_in_server"))
             return
-        refusal = start_refusal(lobby, options)
+        refusal = start_refusal(lang, lobby, options)
         if refusal is not None:
             await reply(interaction, refusal)
             return
         existing = self._session(interaction)
         if existing is not None:
-            await reply(interaction, f"A game is already open in this channel: {existing.jump_url}")
+            await reply(interaction, t(lang, "cmd.reply.start.already_open", url=existing.jump_url))
             return
         try:
             rules = RuleSet(**options)
         except ValidationError as exc:
-            reason = exc.errors()[0]["msg"].removeprefix("Value error, ")
-            await reply(interaction, f"Those settings do not work together: {reason}.")
+            await reply(interaction, words.settings_error_text(lang, exc.errors()[0]["msg"]))
             return
         timeout = lobby.turn_timeout or self.bot.settings.turn_timeout
         session = self.sessions.open_lobby(interaction, rules, timeout)
@@ -260,7 +251,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         state.ai_difficulty = lobby.ai_difficulty
         state.ai_takeover = lobby.ai_takeover
         for _ in range(lobby.ai):
-            state.add_ai(lobby.ai_difficulty)
+            state.add_ai(lobby.ai_difficulty, session.ai_name)
         async with session.lock:
             shown = session.render_public()
             response = await interaction.response.send_message(
@@ -277,7 +268,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         """Reopen your ephemeral hand."""
         session = self._session(interaction)
         if session is None or session.state.game is None:
-            await reply(interaction, "No game is being played in this channel.")
+            await reply(interaction, t(self._reader(interaction), "cmd.reply.not_playing_here"))
             return
         hand = TableClick(session.id, "hand")
         await self.sessions.run(interaction, session, lambda: session.on_table(interaction, hand))
@@ -287,21 +278,26 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         """The table or lobby, shown ephemerally."""
         session = self._session(interaction)
         if session is None:
-            await reply(interaction, "No game is open in this channel. Start one: /uno flip start")
+            await reply(interaction, t(self._reader(interaction), "cmd.reply.no_game.start"))
             return
         async with session.lock:
-            shown = session.render_public()
+            shown = session.render_public(session.reader(interaction))
             await interaction.response.send_message(embed=shown.embed, ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of the game in this channel")
     async def rules(self, interaction: Interaction) -> None:
-        """A short rules text plus this game's settings."""
+        """The rules of the variant in the reader's language, plus this game's settings."""
+        lang = self._reader(interaction)
         session = self._session(interaction)
         variant = session.state.rules.variant if session else "flip"
-        text = FLIP_RULES_TEXT if variant == "flip" else CLASSIC_RULES_TEXT
-        embed = discord.Embed(title="Rules", description=text)
+        rules = words.rules_text(lang, variant)
+        embed = discord.Embed(title=rules.title, description=rules.description)
+        for field_name, value in rules.fields:
+            add_field(embed, field_name, value)
         if session is not None:
-            add_field(embed, "This game", render.rules_summary(session.state))
+            state = session.state
+            summary = words.rules_summary(lang, state.rules, state.turn_timeout, state.ai_takeover)
+            add_field(embed, t(lang, "rules.this_game"), summary)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="leave", description="Leave the lobby or game in this channel")
@@ -309,29 +305,29 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         """Leave; in a game your cards go back into the draw pile."""
         session = self._session(interaction)
         if session is None:
-            await reply(interaction, "No game is open in this channel.")
+            await reply(interaction, t(self._reader(interaction), "cmd.reply.no_game"))
             return
         user_id = interaction.user.id
         await self.sessions.run(
             interaction,
             session,
-            lambda: self._remove(session, interaction, user_id, "left the game"),
+            lambda: self._remove(session, interaction, user_id, words.REMOVED_LEFT),
         )
 
     @app_commands.command(name="kick", description="Host: remove a player from this game")
     @app_commands.describe(player="The player to remove")
     async def kick(self, interaction: Interaction, player: discord.Member) -> None:
         """Remove a player (host only)."""
-        session = await self._hosted_session(interaction, "remove players")
+        session = await self._hosted_session(interaction, "kick")
         if session is None:
             return
         if player.id == interaction.user.id:
-            await reply(interaction, "Use /uno leave to leave, or /uno end to end the game.")
+            await reply(interaction, t(self._reader(interaction), "cmd.reply.kick.self"))
             return
         await self.sessions.run(
             interaction,
             session,
-            lambda: self._remove(session, interaction, player.id, "was removed by the host"),
+            lambda: self._remove(session, interaction, player.id, words.REMOVED_KICKED),
         )
 
     @app_commands.command(
@@ -341,9 +337,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     async def remove_ai(self, interaction: Interaction, name: str | None = None) -> None:
         """Remove a computer player (host only); in a game its cards go back into the pile."""
         if name is not None and len(name) > MAX_AI_NAME:
-            await reply(interaction, "No computer player has a name that long.")
+            await reply(interaction, t(self._reader(interaction), "cmd.reply.remove_ai.too_long"))
             return
-        session = await self._hosted_session(interaction, "remove computer players")
+        session = await self._hosted_session(interaction, "remove_ai")
         if session is None:
             return
 
@@ -354,13 +350,13 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 wanted = name.strip().casefold()
                 seats = [s for s in seats if s.player_id == wanted or wanted in s.name.casefold()]
             if not seats:
-                missing = (
-                    "There is no computer player" if name is None else f"No '{safe_name(name)}'"
-                )
-                raise TableError(f"{missing} at this table.")
+                if name is None:
+                    raise TableError("cmd.reply.remove_ai.none")
+                raise TableError("cmd.reply.remove_ai.not_found", name=safe_name(name))
             seat = seats[-1]
             await session.remove_ai(seat, interaction.user.id)
-            return lambda: reply(interaction, f"{seat.name} was removed.")
+            text = t(session.reader(interaction), "cmd.reply.removed", name=seat.name)
+            return lambda: reply(interaction, text)
 
         await self.sessions.run(interaction, session, remove)
 
@@ -381,51 +377,58 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     async def _remove(
         self, session: GameSession, interaction: Interaction, user_id: int, reason: str
     ) -> Answer:
-        """Take ``user_id`` out of the lobby or game; answers with what happened."""
+        """Take ``user_id`` out of the lobby or game (``reason``: a ``words.REMOVED_*`` code);
+        answers with what happened."""
         state = session.state
         seat = state.seat_of(user_id)
         you = user_id == interaction.user.id
+        lang = session.reader(interaction)
         if state.game is None:
             if seat is None:
-                raise TableError("You are not in this lobby." if you else "Not in lobby.")
-            if await session.leave_lobby(seat, f"{safe_name(seat.name)} {reason}."):
+                raise TableError("lobby.not_in" if you else "lobby.not_in.other")
+            said = words.removal_text(session.lang, safe_name(seat.name), reason)
+            if await session.leave_lobby(seat, said):
                 session.saving()
                 session.request_table_update()
             else:
                 await session.show_closed()
-            text = "Done." if not you else "You left the lobby."
+            text = t(lang, "lobby.you_left" if you else "cmd.reply.done")
         else:
             if not state.in_game(user_id):
-                raise TableError("You are not playing." if you else "They are not playing.")
+                raise TableError("cmd.reply.not_playing." + ("you" if you else "other"))
             await session.remove_player(str(user_id), reason)
             name = session.name(str(user_id))
-            text = "You left the game." if you else f"{name} was removed."
+            if you:
+                text = t(lang, "cmd.reply.you_left_game")
+            else:
+                text = t(lang, "cmd.reply.removed", name=name)
         return lambda: reply(interaction, text)
 
     @app_commands.command(name="end", description="End this channel's game (host or moderators)")
     async def end(self, interaction: Interaction) -> None:
         """End the game; rounds already scored are kept."""
         session = self._session(interaction)
+        lang = self._reader(interaction)
         if session is None:
-            await reply(interaction, "No game is open in this channel.")
+            await reply(interaction, t(lang, "cmd.reply.no_game"))
             return
         if interaction.user.id != session.state.host_id and not can_moderate(interaction):
-            await reply(
-                interaction, "Only the host or someone with Manage Channels can end the game."
-            )
+            await reply(interaction, t(lang, "cmd.reply.end.not_allowed"))
             return
         async with session.lock:
+            public = session.lang
             await session.close_with(
-                "Game ended", f"{safe_name(interaction.user.display_name)} ended the game."
+                t(public, "closed.ended.title"),
+                t(public, "closed.ended", name=safe_name(interaction.user.display_name)),
             )
-        await reply(interaction, "The game has ended.")
+        await reply(interaction, t(lang, "cmd.reply.end.done"))
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Answer every failed command with a short ephemeral line and log the cause."""
         log.exception("command %s failed", interaction.command, exc_info=error)
-        await reply(interaction, "Something went wrong; nothing was changed.")
+        await reply(interaction, t(self._reader(interaction), "error.command"))
 
 
 async def setup(bot: UnoBot) -> None:

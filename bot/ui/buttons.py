@@ -35,6 +35,7 @@ from bot.engine import (
 )
 from bot.engine.cards import Color
 
+from .i18n import resolve, t
 from .respond import Interaction, reply
 
 CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<session>[0-9a-z]+):(?P<rest>[0-9a-z:]*)")
@@ -42,7 +43,7 @@ CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<session>[0-9a-z]+):(?P<rest>[0
 # can only be forged, and are refused before they reach the engine.
 MAX_CARD_DIGITS = 3
 MAX_SERIAL_DIGITS = 9
-RETIRED_BUTTON = "That button is not in use any more."
+RETIRED_BUTTON = "button.stale"  # the message key of the answer to an id nobody can read
 
 LobbyAction = Literal["join", "leave", "start", "cancel", "addai", "dropai"]
 TableAction = Literal["hand", "uno", "catch", "next"]
@@ -205,6 +206,7 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_
     async def callback(self, interaction: Interaction) -> None:
         """Hand the click to the session manager (which answers it, always)."""
         if self.click is None:
-            await reply(interaction, RETIRED_BUTTON)
+            lang = resolve(interaction.locale, interaction.guild_locale)
+            await reply(interaction, t(lang, RETIRED_BUTTON))
             return
         await interaction.client.sessions.click(interaction, self.click)

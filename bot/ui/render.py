@@ -1,4 +1,4 @@
-"""Embeds and views for the lobby, the public table and the ephemeral hand.
+"""Embeds and views for the lobby, the public table and the ephemeral hand, in a given language.
 
 Everything here draws from the table's state (read through the ``Table`` protocol below, which
 ``bot.table.TableState`` satisfies) and a ``PlayerView``; no rule is decided here. Every
@@ -37,16 +37,20 @@ from bot.engine.cards import Color, Kind, Side
 from bot.engine.view import HandCard
 
 from .buttons import HandClick, LobbyClick, TableClick, UnoButton
+from .i18n import Lang, t, tn
 from .respond import button_view, safe_name
-from .text import (
-    COLOR_EMOJI,
-    SIDE_NAMES,
+from .text import COLOR_EMOJI, fit, sort_key
+from .words import (
     card_label,
     card_text,
+    cards_count,
     color_text,
-    fit,
-    plural,
-    sort_key,
+    hand_prompt,
+    lobby_footer,
+    move_label,
+    rules_summary,
+    side_name,
+    turn_prompt,
 )
 
 Namer = Callable[[str], str]
@@ -190,51 +194,70 @@ class Rendered:
         within_limits(self.embed)
 
 
-def lobby_message(table: Table) -> Rendered:
+def lobby_message(table: Table, lang: Lang) -> Rendered:
     """The public lobby: players, settings and Join/Leave/Start/Cancel."""
-    title = "UNO Flip lobby" if table.rules.variant == "flip" else "UNO lobby"
+    title = t(lang, "lobby.title.flip" if table.rules.variant == "flip" else "lobby.title.classic")
     # A lobby's log holds only notices such as "the bot restarted"; the game starts it afresh.
     notices = fit("\n".join(table.log), EMBED_DESCRIPTION_LIMIT) if table.log else None
     embed = discord.Embed(title=title, description=notices, color=EMBED_COLOR[Side.LIGHT])
     players = "\n".join(
-        f"{i}. {safe_name(seat.name)}{' (host)' if seat.user_id == table.host_id else ''}"
+        t(
+            lang,
+            "lobby.player.host" if seat.user_id == table.host_id else "lobby.player",
+            number=i,
+            name=safe_name(seat.name),
+        )
         for i, seat in enumerate(table.seats, start=1)
     )
-    add_field(embed, f"Players ({len(table.seats)}/10)", players or "nobody yet", inline=True)
-    add_field(embed, "Rules", rules_summary(table))
-    embed.set_footer(
-        text="Join, then the host presses Start (2 to 10 players). "
-        f"Add AI seats a {table.ai_difficulty} computer player."
+    add_field(
+        embed,
+        t(lang, "lobby.players.title", count=len(table.seats), max=10),
+        players or t(lang, "lobby.players.none"),
+        inline=True,
     )
+    summary = rules_summary(lang, table.rules, table.turn_timeout, table.ai_takeover)
+    add_field(embed, t(lang, "rules.title"), summary)
+    embed.set_footer(text=lobby_footer(lang, table.ai_difficulty))
     gid = table.id
     buttons = [
-        UnoButton(LobbyClick(gid, "join"), "Join", discord.ButtonStyle.success),
-        UnoButton(LobbyClick(gid, "leave"), "Leave", discord.ButtonStyle.secondary),
+        UnoButton(LobbyClick(gid, "join"), t(lang, "button.join"), discord.ButtonStyle.success),
+        UnoButton(LobbyClick(gid, "leave"), t(lang, "button.leave"), discord.ButtonStyle.secondary),
         UnoButton(
             LobbyClick(gid, "start"),
-            "Start",
+            t(lang, "button.start"),
             discord.ButtonStyle.primary,
             disabled=len(table.seats) < 2,
         ),
-        UnoButton(LobbyClick(gid, "cancel"), "Cancel", discord.ButtonStyle.danger),
-        UnoButton(LobbyClick(gid, "addai"), "Add AI", discord.ButtonStyle.secondary, "🤖", row=1),
+        UnoButton(LobbyClick(gid, "cancel"), t(lang, "button.cancel"), discord.ButtonStyle.danger),
+        UnoButton(
+            LobbyClick(gid, "addai"),
+            t(lang, "button.add_ai"),
+            discord.ButtonStyle.secondary,
+            "🤖",
+            row=1,
+        ),
     ]
     if any(seat.ai for seat in table.seats):
         buttons.append(
-            UnoButton(LobbyClick(gid, "dropai"), "Remove AI", discord.ButtonStyle.secondary, row=1)
+            UnoButton(
+                LobbyClick(gid, "dropai"),
+                t(lang, "button.remove_ai"),
+                discord.ButtonStyle.secondary,
+                row=1,
+            )
         )
     return Rendered(None, embed, button_view(buttons))
 
 
-def public_message(table: Table) -> Rendered:
+def public_message(table: Table, lang: Lang) -> Rendered:
     """The public message as it should look now: the lobby, the table or the round's end."""
     game = table.game
     if game is None:
-        return lobby_message(table)
+        return lobby_message(table, lang)
     view = public_view(game)
     if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-        return round_over_message(table, view, game.phase is Phase.MATCH_OVER)
-    return table_message(table, view)
+        return round_over_message(table, view, game.phase is Phase.MATCH_OVER, lang)
+    return table_message(table, view, lang)
 
 
 def closed_message(title: str, text: str) -> Rendered:
@@ -242,167 +265,126 @@ def closed_message(title: str, text: str) -> Rendered:
     return Rendered(None, discord.Embed(title=title, description=text), None)
 
 
-def rules_summary(table: Table) -> str:
-    """The variant, target, scoring and house rules of a session in one short block."""
-    rules = table.rules
-    lines = [
-        ("UNO Flip" if rules.variant == "flip" else "Classic UNO")
-        + (f" ({rules.edition.replace('_', ' ')} edition)" if rules.edition != "standard" else ""),
-        f"Play to {rules.target} points, {rules.scoring} scoring.",
-        f"Turn timer: {table.turn_timeout} s"
-        + (", then the AI plays for you." if table.ai_takeover else "."),
-    ]
-    house = [
-        label
-        for label, on in (
-            ("stacking", rules.stacking),
-            ("Wild Draw Four on Draw Two", rules.stack_wild_draw_four_on_draw_two),
-            ("Seven-O", rules.seven_o),
-            ("jump-in", rules.jump_in),
-            ("draw until playable", rules.draw_until_playable),
-            ("forced play", rules.forced_play),
-        )
-        if on
-    ]
-    lines.append("House rules: " + (", ".join(house) if house else "none (official rules)."))
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------------- table
 
 
-def turn_prompt(view: PlayerView, name: Namer) -> str:
-    """What the table is waiting for, in words."""
-    if view.current_player is None:
-        return "Round over."
-    who = name(view.current_player)
-    phase = view.phase
-    if phase == "choose_color":
-        return f"{who} is choosing a colour."
-    if phase == "swap_target":
-        return f"{who} is choosing whose hand to swap with."
-    if phase == "drawn":
-        return f"{who} drew a playable card: play it or keep it."
-    if phase == "penalty":
-        if view.penalty_kind == Kind.WILD_DRAW_COLOR.value:
-            return f"{who} must draw until {color_text(view.color)} (or challenge)."
-        return f"{who} must answer: draw {view.pending_draw}, challenge or stack."
-    return f"{who} to play."
-
-
-def table_message(table: Table, view: PlayerView) -> Rendered:
+def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     """The public table, rendered from a spectator-safe view (no hand shown)."""
     name = shown_name(table)
     flip = view.variant == "flip"
-    title = f"{'UNO Flip' if flip else 'UNO'} — round {view.round_no}"
-    arrow = "↻ clockwise" if view.direction == 1 else "↺ counter-clockwise"
+    title = t(lang, "table.title.flip" if flip else "table.title.classic", round=view.round_no)
+    clockwise = "clockwise" if view.direction == 1 else "counter_clockwise"
+    direction = t(lang, "table.line.direction", arrow=t(lang, f"table.direction.{clockwise}"))
+    top = t(
+        lang, "table.line.top", card=card_text(lang, view.top), color=color_text(lang, view.color)
+    )
     lines = [
-        f"**Top card:** {card_text(view.top)}   **Colour:** {color_text(view.color)}",
-        f"{SIDE_NAMES[view.side] if flip else ''}{'   ' if flip else ''}**Direction:** {arrow}",
-        f"**Now:** {turn_prompt(view, name)}",
+        top,
+        f"{side_name(lang, view.side)}   {direction}" if flip else direction,
+        t(lang, "table.line.now", prompt=turn_prompt(lang, view, name)),
     ]
     embed = discord.Embed(title=title, description="\n".join(lines), color=EMBED_COLOR[view.side])
     for seat in view.opponents:
         marker = "▶ " if seat.player == view.current_player else ""
         uno = " · 📣 UNO" if seat.called_uno and seat.card_count == 1 else ""
-        field_name = f"{marker}{name(seat.player)} — {plural(seat.card_count, 'card')}{uno}"
+        count = cards_count(lang, seat.card_count)
+        field_name = f"{marker}{name(seat.player)} — {count}{uno}"
         backs = seat.backs
-        value = f"Everyone sees: {short_faces(backs)}" if flip and backs else "\u200b"
-        add_field(embed, field_name, value)
-    pile = plural(view.draw_pile_count, "card")
+        value = t(lang, "table.everyone_sees", cards=short_faces(backs)) if flip and backs else ""
+        add_field(embed, field_name, value or "\u200b")
+    pile = cards_count(lang, view.draw_pile_count)
     if flip and view.draw_pile_back is not None:
-        pile += f"; its top shows {card_text(view.draw_pile_back)}"
-    add_field(embed, "Draw pile", pile, inline=True)
+        pile = t(
+            lang, "table.draw_pile.back", cards=pile, card=card_text(lang, view.draw_pile_back)
+        )
+    add_field(embed, t(lang, "table.draw_pile"), pile, inline=True)
     scores = " · ".join(f"{name(p)} {points}" for p, points in view.scores.items())
-    add_field(embed, f"Scores (to {view.target})", scores, inline=True)
+    add_field(embed, t(lang, "table.scores", target=view.target), scores, inline=True)
     if table.log:
-        add_field(embed, "Last events", "\n".join(table.log))
-    embed.set_footer(text="Press Hand to see your cards. Only you can see your hand.")
+        add_field(embed, t(lang, "table.events"), "\n".join(table.log))
+    embed.set_footer(text=t(lang, "table.footer"))
     content = None
     if view.current_player is not None and not table.is_ai(view.current_player):
-        content = f"<@{view.current_player}>, it's your turn."
+        content = t(lang, "table.your_turn", mention=f"<@{view.current_player}>")
     gid = table.id
     buttons = [
-        UnoButton(TableClick(gid, "hand"), "Hand", discord.ButtonStyle.primary, "🃏"),
-        UnoButton(TableClick(gid, "uno"), "UNO!", discord.ButtonStyle.success, "📣"),
+        UnoButton(
+            TableClick(gid, "hand"), t(lang, "button.hand"), discord.ButtonStyle.primary, "🃏"
+        ),
+        UnoButton(TableClick(gid, "uno"), t(lang, "button.uno"), discord.ButtonStyle.success, "📣"),
     ]
     if view.catchable is not None:
-        catch = UnoButton(TableClick(gid, "catch"), "Catch", discord.ButtonStyle.danger, "🚨")
+        label = t(lang, "button.catch")
+        catch = UnoButton(TableClick(gid, "catch"), label, discord.ButtonStyle.danger, "🚨")
         buttons.append(catch)
     return Rendered(content, embed, button_view(buttons))
 
 
-def round_over_message(table: Table, view: PlayerView, match_over: bool) -> Rendered:
+def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: Lang) -> Rendered:
     """Every hand with its points, the round winner and the running scores."""
     name = shown_name(table)
     result = view.last_round
     assert result is not None
     side = "dark" if result.side is Side.DARK else "light"
     embed = discord.Embed(
-        title=f"🏁 Round {result.round_no}: {name(result.winner)} went out",
-        description=f"Hands scored on the {side} side.",
+        title=t(lang, "round.title", round=result.round_no, name=name(result.winner)),
+        description=t(lang, f"round.scored.{side}"),
         color=EMBED_COLOR[result.side],
     )
     for player, faces, points in table.final_hands():
         awarded = result.awarded.get(player, 0)
-        gained = f" (+{awarded})" if awarded else ""
-        value = short_faces(faces) if faces else "out!"
-        add_field(embed, f"{name(player)}: {points} points in hand{gained}", value)
+        if awarded:
+            hand = tn(lang, "round.hand.awarded", points, name=name(player), awarded=awarded)
+        else:
+            hand = tn(lang, "round.hand", points, name=name(player))
+        value = short_faces(faces) if faces else t(lang, "round.out")
+        add_field(embed, hand, value)
     standings = sorted(view.scores.items(), key=lambda item: -item[1])
     if view.variant and table.rules.scoring == "alternative":
         standings.reverse()
     scores = "\n".join(f"{name(p)}: {points}" for p, points in standings)
-    add_field(embed, f"Scores (to {view.target})", scores)
+    add_field(embed, t(lang, "table.scores", target=view.target), scores)
     if table.log:
-        add_field(embed, "Last events", "\n".join(table.log))
+        add_field(embed, t(lang, "table.events"), "\n".join(table.log))
     if match_over:
         assert view.match_winner is not None
-        embed.title = f"🏆 {name(view.match_winner)} wins the game!"
-        embed.set_footer(text="Start another game with /uno flip start or /uno classic start.")
+        embed.title = t(lang, "match.title", name=name(view.match_winner))
+        embed.set_footer(text=t(lang, "match.footer"))
         return Rendered(None, embed, None)
-    embed.set_footer(text=f"The next round starts in {table.next_round_delay} s.")
+    embed.set_footer(text=t(lang, "round.footer", seconds=table.next_round_delay))
     next_round = TableClick(table.id, "next")
-    buttons = [UnoButton(next_round, "Next round", discord.ButtonStyle.primary)]
+    label = t(lang, "button.next_round")
+    buttons = [UnoButton(next_round, label, discord.ButtonStyle.primary)]
     return Rendered(None, embed, button_view(buttons))
 
 
 # ---------------------------------------------------------------------- hand
 
 
-def move_button(table: Table, serial: int, move: Move, view: PlayerView) -> UnoButton:
+def move_button(table: Table, serial: int, move: Move, view: PlayerView, lang: Lang) -> UnoButton:
     """One button for one legal move, labelled for a person."""
     click = HandClick(table.id, serial, move=move)
-    label_name = table.name  # labels show no markdown: the name as chosen
+    # Labels show no markdown: names as chosen.
+    label = move_label(lang, move, view, table.name)
     match move:
         case PlayCard(card=card):
             face = next(h.face for h in view.hand if h.card == card)
-            label = card_label(face)
-            if view.phase == "drawn":
-                label = f"Play {label}"
             return UnoButton(click, label, _card_style(face), COLOR_EMOJI[face.color])
         case Draw():
-            return UnoButton(click, "Draw", discord.ButtonStyle.primary, "📥")
+            return UnoButton(click, label, discord.ButtonStyle.primary, "📥")
         case Pass():
-            return UnoButton(click, "Keep it", discord.ButtonStyle.secondary)
+            return UnoButton(click, label, discord.ButtonStyle.secondary)
         case ChooseColor(color=color):
-            return UnoButton(
-                click, color.value.capitalize(), discord.ButtonStyle.primary, COLOR_EMOJI[color]
-            )
+            return UnoButton(click, label, discord.ButtonStyle.primary, COLOR_EMOJI[color])
         case Accept():
-            label = (
-                "Accept: draw until the colour"
-                if view.penalty_kind == Kind.WILD_DRAW_COLOR.value
-                else f"Accept: draw {view.pending_draw}"
-            )
             return UnoButton(click, label, discord.ButtonStyle.secondary)
         case Challenge():
-            return UnoButton(click, "Challenge", discord.ButtonStyle.danger, "⚖️")
-        case SwapWith(target=target):
-            return UnoButton(click, fit(f"Swap with {label_name(target)}", BUTTON_LABEL_LIMIT))
+            return UnoButton(click, label, discord.ButtonStyle.danger, "⚖️")
+        case SwapWith():
+            return UnoButton(click, label)
         case CallUno():
-            return UnoButton(click, "UNO!", discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
-        case Catch(target=target):
-            label = fit(f"Catch {label_name(target)}", BUTTON_LABEL_LIMIT)
+            return UnoButton(click, label, discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
+        case Catch():
             return UnoButton(click, label, discord.ButtonStyle.danger, "🚨", MOVE_ROWS)
     raise AssertionError(f"no button for {move!r}")
 
@@ -417,47 +399,33 @@ def _card_style(face: Face) -> discord.ButtonStyle:
     return discord.ButtonStyle.secondary
 
 
-def hand_prompt(view: PlayerView, name: Namer) -> str:
-    """What the hand's owner is asked to do now."""
-    if view.current_player != view.player:
-        waiting = name(view.current_player) if view.current_player else "nobody"
-        return f"Waiting for {waiting}."
-    phase = view.phase
-    if phase == "choose_color":
-        return "Choose the colour play continues in."
-    if phase == "swap_target":
-        return "Choose whose hand you take."
-    if phase == "drawn":
-        return "You drew a playable card: play it or keep it."
-    if phase == "penalty":
-        return "A draw card is on you: accept it, challenge it or stack."
-    return "Your turn: play a card or draw."
-
-
 def hand_message(
-    table: Table, view: PlayerView, serial: int, page: int, notice: str | None
+    table: Table, view: PlayerView, serial: int, page: int, notice: str | None, lang: Lang
 ) -> Rendered:
     """The ephemeral hand: a button per distinct card (enabled when playable), paged past 20."""
     cards = sorted(view.hand, key=lambda h: sort_key(h.face))
-    title = f"Your hand — {plural(len(cards), 'card')}"
+    title = tn(lang, "hand.title", len(cards))
     embed = discord.Embed(title=title, color=EMBED_COLOR[view.side])
-    embed.description = _hand_lines(cards)
+    embed.description = _hand_lines(cards, lang)
     if view.variant == "flip":
         backs = [h.back for h in cards if h.back is not None]
         if backs:
-            add_field(embed, "Others see the backs", short_faces(backs))
-    add_field(embed, "Table", f"Top: {card_text(view.top)} · Colour: {color_text(view.color)}")
-    add_field(embed, "Now", hand_prompt(view, shown_name(table)))
+            add_field(embed, t(lang, "hand.backs"), short_faces(backs))
+    top = t(
+        lang, "hand.table.line", card=card_text(lang, view.top), color=color_text(lang, view.color)
+    )
+    add_field(embed, t(lang, "hand.table"), top)
+    add_field(embed, t(lang, "hand.now"), hand_prompt(lang, view, shown_name(table)))
     if notice:
         embed.set_footer(text=notice)
-    card_buttons = _card_buttons(table, serial, view, cards)
+    card_buttons = _card_buttons(table, serial, view, cards, lang)
     specials = [
-        move_button(table, serial, m, view)
+        move_button(table, serial, m, view, lang)
         for m in view.legal_moves
         if not isinstance(m, PlayCard | CallUno | Catch)
     ]
     extras = [
-        move_button(table, serial, m, view)
+        move_button(table, serial, m, view, lang)
         for m in view.legal_moves
         if isinstance(m, CallUno | Catch)
     ][:2]
@@ -470,13 +438,14 @@ def hand_message(
         forward = HandClick(table.id, serial, page=min(pages - 1, page + 1))
         buttons.append(UnoButton(back, "◀", row=MOVE_ROWS, disabled=page == 0))
         buttons.append(UnoButton(forward, "▶", row=MOVE_ROWS, disabled=page == pages - 1))
-        embed.title = f"{title} (page {page + 1}/{pages})"
-    buttons.append(UnoButton(HandClick(table.id, serial), "Refresh", row=MOVE_ROWS, emoji="🔄"))
+        embed.title = t(lang, "hand.page", title=title, page=page + 1, pages=pages)
+    refresh = t(lang, "button.refresh")
+    buttons.append(UnoButton(HandClick(table.id, serial), refresh, row=MOVE_ROWS, emoji="🔄"))
     return Rendered(None, embed, button_view(buttons))
 
 
 def _card_buttons(
-    table: Table, serial: int, view: PlayerView, cards: Sequence[HandCard]
+    table: Table, serial: int, view: PlayerView, cards: Sequence[HandCard], lang: Lang
 ) -> list[UnoButton]:
     # While a decision is pending only the cards that answer it are shown; otherwise every
     # distinct card is shown once (two Red 5s are one choice), enabled when it can be played.
@@ -491,12 +460,12 @@ def _card_buttons(
     buttons = []
     for face, card in shown.items():
         if card in playable:
-            buttons.append(move_button(table, serial, PlayCard(card), view))
+            buttons.append(move_button(table, serial, PlayCard(card), view, lang))
         else:
             buttons.append(
                 UnoButton(
                     HandClick(table.id, serial, move=PlayCard(card)),
-                    card_label(face),
+                    card_label(lang, face),
                     discord.ButtonStyle.secondary,
                     COLOR_EMOJI[face.color],
                     disabled=True,
@@ -505,10 +474,11 @@ def _card_buttons(
     return buttons
 
 
-def _hand_lines(cards: Sequence[HandCard]) -> str:
+def _hand_lines(cards: Sequence[HandCard], lang: Lang) -> str:
     if not cards:
-        return "No cards."
+        return t(lang, "hand.empty")
     counts = Counter(h.face for h in cards)
     return "\n".join(
-        card_text(face) + (f" ×{count}" if count > 1 else "") for face, count in counts.items()
+        card_text(lang, face) + (f" ×{count}" if count > 1 else "")
+        for face, count in counts.items()
     )

@@ -1,8 +1,8 @@
 """The bot's words in the reader's language: cards, colours, narration, prompts, refusals.
 
-Each helper mirrors one in ``bot/ui/text.py``, ``bot/ui/render.py`` or ``bot/sessions.py`` with a
-leading ``lang``; in English every one returns exactly what the English-only helper returns
-(tests compare them), so swapping one for the other changes nothing for English readers.
+Every helper takes the reader's ``lang`` first. In English they say exactly what the bot said
+before it had catalogs (tests compare them with recorded English), so English readers see no
+change.
 """
 
 from __future__ import annotations

@@ -194,3 +194,18 @@ def test_each_setting_is_labelled_by_where_it_came_from(
     assert settings.label("discord_token") == f"discord_token in {config}"
     assert settings.label("ai_delay") == "UNO_AI_DELAY"
     assert settings.label("db_path") == "UNO_DB_PATH"
+
+
+def test_the_language_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """UNO_LANGUAGE takes a catalog code or Discord locale, is empty by default, and a value
+    that is no locale at all is refused naming the variable."""
+    monkeypatch.setenv("UNO_CONFIG", str(tmp_path / "absent.toml"))
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
+    monkeypatch.delenv("UNO_LANGUAGE", raising=False)
+    assert load_settings().language == ""
+    for value in ("fi", "sv-SE", "no", "nb"):
+        monkeypatch.setenv("UNO_LANGUAGE", value)
+        assert load_settings().language == value
+    monkeypatch.setenv("UNO_LANGUAGE", "Finnish please")
+    with pytest.raises(ConfigError, match="UNO_LANGUAGE is invalid"):
+        load_settings()

@@ -17,6 +17,7 @@ from bot.sessions import CHANGED_BUT_FAILED, MISPLACED_CLICK, UNCHANGED_AND_FAIL
 from bot.store import RetryPolicy
 from bot.store.repositories import snapshots
 from bot.ui import render
+from bot.ui.i18n import ENGLISH, t
 
 from .conftest import World
 from .driver import Table, buttons, embed_text, labels, rig
@@ -67,7 +68,7 @@ async def test_a_failure_after_the_move_says_it_went_through(
     played = await table.press(
         anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5")
     )
-    assert played.response.content == CHANGED_BUT_FAILED
+    assert played.response.content == t(ENGLISH, CHANGED_BUT_FAILED)
     assert table.game.top_face().name() == "Red 5"
 
 
@@ -84,7 +85,7 @@ async def test_a_failure_before_any_change_says_nothing_changed(
 
     monkeypatch.setattr(table.session.state, "join", broken)
     joined = await world.members[1].click(table.public, label="Join")
-    assert joined.response.content == UNCHANGED_AND_FAILED
+    assert joined.response.content == t(ENGLISH, UNCHANGED_AND_FAILED)
     assert table.session.state.seats == before
 
 
@@ -167,7 +168,7 @@ async def test_a_hand_button_on_the_public_table_is_refused(world: World) -> Non
     before = embed_text(table.public)
     hand_id = buttons(hand)[0].custom_id
     answer = await forged_click(table.actor(anna), table.public, hand_id)
-    assert answer.ephemeral and answer.response.content == MISPLACED_CLICK
+    assert answer.ephemeral and answer.response.content == t(ENGLISH, MISPLACED_CLICK)
     assert embed_text(table.public) == before
 
 
@@ -179,7 +180,7 @@ async def test_a_table_button_on_a_hand_is_refused(world: World) -> None:
     hand = await table.hand(anna)
     hand_button = buttons(table.public)[0].custom_id
     answer = await forged_click(table.actor(anna), hand, hand_button)
-    assert answer.response.content == MISPLACED_CLICK
+    assert answer.response.content == t(ENGLISH, MISPLACED_CLICK)
 
 
 # Discord carries custom_ids of up to 100 characters: 76 digits is as long as one can be here.

@@ -1,6 +1,6 @@
 """Every message the bot can draw stays within Discord's limits: a property test renders the
 table and hands at every step of random games (both variants, 2 to 10 players, hostile
-names), and checks each payload the way Discord would."""
+names, every language), and checks each payload the way Discord would."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from bot.engine import RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
 from bot.table import Seat, TableState
 from bot.ui import render
+from bot.ui.i18n import ENGLISH, Lang, languages
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
-from bot.ui.text import narrate
+from bot.ui.words import narrate
 
 from .conftest import _check_like_discord
 
@@ -42,25 +43,28 @@ def check_payload(shown: Rendered) -> None:
             assert label is None or 1 <= len(label) <= 80
 
 
-def playing_table(players: int, variant: str, seed: int) -> TableState:
+def playing_table(players: int, variant: str, seed: int, lang: Lang = ENGLISH) -> TableState:
     """A table with a dealt game and no Discord behind it: drawing is pure."""
     seats = [Seat(str(10**17 + i), HOSTILE_NAMES[i % len(HOSTILE_NAMES)]) for i in range(players)]
     state = TableState("abcdef0123", 1, 2, seats[0], RuleSet(variant=variant), 60, 30, NOW)
     for seat in seats[1:]:
         state.seat(seat)
     names = {s.player_id: safe_name(s.name) for s in seats}
-    state.log.extend(narrate(state.start(state.host_id, seed, names), names.__getitem__))
+    state.language = lang
+    state.log.extend(narrate(lang, state.start(state.host_id, seed, names), names.__getitem__))
     return state
 
 
 def play_and_render(state: TableState, seed: int, steps: int = 200) -> int:
-    """Play random legal moves, rendering the table and two hands at every step."""
+    """Play random legal moves, rendering the table and two hands at every step (in the
+    table's language)."""
+    lang = Lang(state.language)
     game = state.game
     assert game is not None
     rng = random.Random(seed)
     rendered = 0
     for _ in range(steps):
-        check_payload(render.public_message(state))
+        check_payload(render.public_message(state, lang))
         rendered += 1
         if game.phase in TERMINAL_PHASES:
             break
@@ -69,10 +73,11 @@ def play_and_render(state: TableState, seed: int, steps: int = 200) -> int:
         onlooker = rng.choice(game.players)
         for player in {current, onlooker}:
             view = view_for(game, player)
-            check_payload(render.hand_message(state, view, state.serial, rng.randint(0, 3), None))
+            page = rng.randint(0, 3)
+            check_payload(render.hand_message(state, view, state.serial, page, None, lang))
             rendered += 1
         events = state.play(current, rng.choice(game.legal_moves(current)))
-        state.record(narrate(events, state.name), current, turn_move=True)
+        state.record(narrate(lang, events, state.name), current, turn_move=True)
     return rendered
 
 
@@ -85,31 +90,35 @@ def play_and_render(state: TableState, seed: int, steps: int = 200) -> int:
     players=st.integers(min_value=2, max_value=10),
     variant=st.sampled_from(["flip", "classic"]),
     seed=st.integers(min_value=0, max_value=2**31),
+    lang=st.sampled_from(languages()),
 )
 def test_every_rendered_message_is_one_discord_accepts(
-    players: int, variant: str, seed: int
+    players: int, variant: str, seed: int, lang: Lang
 ) -> None:
     """Tables and hands at every step of a random round pass Discord's checks."""
-    assert play_and_render(playing_table(players, variant, seed), seed) > 0
+    assert play_and_render(playing_table(players, variant, seed, lang), seed) > 0
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["flip", "classic"])
 def test_every_rendered_message_over_many_rounds(variant: str) -> None:
-    """The same over 60 seeded rounds per variant, up to 10 players."""
-    for seed in range(60):
-        play_and_render(playing_table(2 + seed % 9, variant, seed), seed, steps=1500)
+    """The same over 24 seeded rounds per variant (six in each language), up to 10 players."""
+    for seed in range(24):
+        lang = languages()[seed % len(languages())]
+        play_and_render(playing_table(2 + seed % 9, variant, seed, lang), seed, steps=1500)
 
 
-def test_a_round_over_message_with_ten_full_hands_fits() -> None:
+@pytest.mark.parametrize("lang", languages())
+def test_a_round_over_message_with_ten_full_hands_fits(lang: Lang) -> None:
     """Ten players each holding many cards still make one valid table and hands."""
-    state = playing_table(10, "flip", 7)
+    state = playing_table(10, "flip", 7, lang)
     game = state.game
     assert game is not None
     for _ in range(30):  # everyone draws a lot first
         for seat in range(len(game.players)):
             if game.draw_pile:
                 game.hands[seat].append(game.draw_pile.pop())
-    check_payload(render.public_message(state))
+    check_payload(render.public_message(state, lang))
     for player in game.players:
-        check_payload(render.hand_message(state, view_for(game, player), state.serial, 0, None))
+        view = view_for(game, player)
+        check_payload(render.hand_message(state, view, state.serial, 0, None, lang))

@@ -18,6 +18,7 @@ from bot.sessions import STALE_CLICK
 from bot.store import RetryPolicy
 from bot.store.connection import execute
 from bot.store.repositories import snapshots
+from bot.ui.i18n import ENGLISH, t
 
 from .conftest import World
 from .driver import TERMINAL, Table, buttons, embed_text, labels, rig
@@ -314,8 +315,9 @@ async def test_an_unreadable_lobby_is_dropped_and_its_buttons_still_answer(
     assert list(world.bot.sessions.by_channel) == [other.id]
     assert lobbies_in_db(settings) == [(other.id, world.bot.sessions.by_channel[other.id].id)]
     answer = await world.members[2].click(broken, label="Join")
-    assert answer.ephemeral and answer.response.content == STALE_CLICK
-    assert "/uno flip start" in STALE_CLICK and "/uno classic start" in STALE_CLICK
+    stale = t(ENGLISH, STALE_CLICK)
+    assert answer.ephemeral and answer.response.content == stale
+    assert "/uno flip start" in stale and "/uno classic start" in stale
 
 
 async def test_a_locked_database_does_not_break_the_lobby(world: World, settings: Settings) -> None:
