@@ -199,7 +199,9 @@ def test_each_setting_is_labelled_by_where_it_came_from(
 def test_the_language_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """UNO_LANGUAGE takes a catalog code or Discord locale, is empty by default, and a value
     that is no locale at all is refused naming the variable."""
-    monkeypatch.setenv("UNO_CONFIG", str(tmp_path / "absent.toml"))
+    config = tmp_path / "empty.toml"
+    config.write_text("")
+    monkeypatch.setenv("UNO_CONFIG", str(config))
     monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
     monkeypatch.delenv("UNO_LANGUAGE", raising=False)
     assert load_settings().language == ""

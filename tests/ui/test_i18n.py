@@ -7,14 +7,15 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, get_args
 
 import discord
 import pytest
 from babel.messages.catalog import Catalog
 from discord import app_commands
-from discord.ext import commands
 
+from bot.client import UnoBot
 from bot.engine import Color, Face, Kind, RuleSet, Side, public_view, view_for
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS
@@ -37,6 +38,7 @@ from bot.ui.i18n import (
 from bot.ui.text import COLOR_EMOJI
 from cogs.leaderboard import LeaderboardCog
 from cogs.uno import UnoCog
+from tests.bot.conftest import make_settings
 from tests.ui.games import Played, name, play
 
 FI, SV, NB = Lang("fi"), Lang("sv"), Lang("nb")
@@ -587,12 +589,13 @@ def valid_command_name(text: str) -> bool:
 
 
 async def synced_payloads() -> list[dict[str, Any]]:
-    """The command payloads the bot would sync, translated as at start-up."""
-    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-    await bot.add_cog(UnoCog(bot))  # type: ignore[arg-type]
-    await bot.add_cog(LeaderboardCog(bot))  # type: ignore[arg-type]
-    translator = CommandTranslator()
-    await bot.tree.set_translator(translator)
+    """The command payloads the bot would sync, translated as at start-up (the /uno cog
+    installs the translator when it loads)."""
+    bot = UnoBot(make_settings(Path("unused")), shard_count=1)
+    await bot.add_cog(UnoCog(bot))
+    await bot.add_cog(LeaderboardCog(bot))
+    translator = bot.tree.translator
+    assert isinstance(translator, CommandTranslator)
     return [
         await command.get_translated_payload(bot.tree, translator)
         for command in bot.tree.get_commands()
