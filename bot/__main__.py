@@ -22,7 +22,7 @@ import discord
 from .client import UnoBot
 from .config import ConfigError, Settings, load_settings, unknown_environment
 from .health import Heartbeat
-from .preflight import StartupError, check_database, describe_database_error
+from .preflight import StartupError, check_database, describe_store_error
 from .store.errors import StoreError
 
 log = logging.getLogger("bot")
@@ -79,10 +79,7 @@ async def log_in(settings: Settings, stop: asyncio.Event) -> UnoBot | None:
             ) from None
         except (sqlite3.Error, StoreError) as exc:
             await bot.close()
-            path = settings.db_path
-            raise StartupError(
-                describe_database_error(exc, path, settings.label("db_path"))
-            ) from None
+            raise StartupError(describe_store_error(exc, settings)) from None
         except NETWORK_ERRORS as exc:
             await bot.close()
             if attempt == attempts:

@@ -19,6 +19,8 @@ from urllib.parse import quote
 from .config import Settings
 from .store import ConnectionSettings, Store
 from .store.errors import SchemaTooNewError, StoreError
+from .store.shards import ShardTakenError
+from .store.store import describe_url, open_store, sqlite_path
 
 SIDE_FILES = ("-wal", "-shm", "-journal")
 """The files SQLite keeps beside the database."""
@@ -112,17 +114,45 @@ def describe_database_error(exc: BaseException, path: Path, label: str) -> str:
     return f"{label}: cannot use {path} ({reason})"
 
 
+def uses_postgres(settings: Settings) -> bool:
+    """Whether the store is a PostgreSQL server rather than a SQLite file."""
+    return settings.store_url.startswith(("postgresql://", "postgres://"))
+
+
+def describe_store_error(exc: BaseException, settings: Settings) -> str:
+    """One line for a store that failed at start-up, naming the setting that chose it."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, ShardTakenError):
+        return (
+            f"{settings.label('shard_ids')}: {reason}; stop the process that runs it, or give "
+            "this one other shards"
+        )
+    if uses_postgres(settings):
+        where = describe_url(settings.store_url)
+        return f"{settings.label('db_url')}: cannot use {where} ({reason})"
+    label = settings.label("db_url" if settings.db_url else "db_path")
+    return describe_database_error(exc, Path(sqlite_path(settings.store_url)), label)
+
+
 async def check_database(settings: Settings) -> None:
     """Open the database the way the bot will, or raise StartupError with one line.
 
     The folder is left as it was found, whatever the outcome: a database, side file or folder
     this check created is removed again (the bot creates them for good once logged in), and a
-    corrupt file is only read.
+    corrupt file is only read. A PostgreSQL store is opened and closed once (its migrations run
+    then, under their lock).
     """
-    path = Path(settings.db_path)
+    if uses_postgres(settings):
+        try:
+            store = await open_store(settings.store_url)
+            await store.close()
+        except Exception as exc:  # an unreachable server, a bad URL or password: one line
+            raise StartupError(describe_store_error(exc, settings)) from None
+        return
+    path = Path(sqlite_path(settings.store_url))
     if str(path) == ":memory:":
         return
-    label = settings.label("db_path")
+    label = settings.label("db_url" if settings.db_url else "db_path")
     check_database_path(path, label)
     existed = path.exists()
     side_files = [Path(f"{path}{suffix}") for suffix in SIDE_FILES]

@@ -435,3 +435,19 @@ def test_an_unknown_uno_variable_gets_one_warning_with_the_closest_name(folder: 
     )
     # The start went on to the next check, which then failed on purpose.
     assert "UNO_DB_PATH is data, which is a directory" in the_one_line(result, 2)
+
+
+def test_an_unreachable_postgresql_is_one_line_naming_db_url(folder: Path) -> None:
+    """UNO_DB_URL naming a PostgreSQL server that does not answer: one line naming the
+    setting and the server (no password), before logging in, and nothing written."""
+    before = snapshot(folder)
+    result = run_bot(
+        folder,
+        DISCORD_TOKEN=FAKE_TOKEN,
+        UNO_DB_URL="postgresql://postgres:secret@127.0.0.1:9/unoflip",
+    )
+    line = the_one_line(result, 2)
+    assert line.startswith("unoflip: UNO_DB_URL: cannot use ")
+    assert "127.0.0.1:9" in line and "secret" not in line
+    refused_before_login(result)
+    assert snapshot(folder) == before
