@@ -15,22 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as HypothesisPhase
 from hypothesis import strategies as st
 
-from bot.engine import Color, Game, IllegalMove, Phase, RuleSet, Side, dumps, loads, view_for
+from bot.engine import Game, IllegalMove, Phase, RuleSet, Side, dumps, loads, view_for
 from bot.engine import events as ev
 from bot.engine.moves import (
-    ACCEPT,
-    CALL_UNO,
-    CHALLENGE,
-    DRAW,
-    PASS,
-    Catch,
-    ChooseColor,
     Move,
     PlayCard,
-    SwapWith,
 )
 from bot.engine.simulate import RandomAgent, all_legal_moves
 from bot.engine.snapshot import dump_state, load_state
+
+from .fingerprint import illegal_moves
 
 DECK_SIZES = {("flip", "standard"): 112, ("classic", "standard"): 108}
 EDITION_DECK_SIZE = 112
@@ -89,17 +83,6 @@ def assert_cards_conserved(game: Game, size: int) -> None:
     cards = [c for hand in game.hands for c in hand] + game.draw_pile + game.discard
     assert len(cards) == size, f"{len(cards)} cards in play, deck has {size}"
     assert sorted(cards) == list(range(size)), "a card is duplicated or lost"
-
-
-def illegal_candidates(game: Game, player: str) -> list[Move]:
-    """Every move of every shape that is not legal for ``player`` right now."""
-    legal = set(game.legal_moves(player))
-    shapes: list[Move] = [PlayCard(card) for card in range(len(game.deck))]
-    shapes += [DRAW, PASS, ACCEPT, CHALLENGE, CALL_UNO]
-    shapes += [ChooseColor(color) for color in Color]
-    for other in game.players:
-        shapes += [SwapWith(other), Catch(other)]
-    return [move for move in shapes if move not in legal]
 
 
 def assert_view_hides_other_sides(game: Game, player: str) -> None:
@@ -178,7 +161,7 @@ def test_illegal_moves_raise_and_change_nothing(rules: RuleSet, players: int, se
         before = dump_state(game)
         legal_before = {p: game.legal_moves(p) for p in game.players}
         for player in game.players:
-            for move in illegal_candidates(game, player):
+            for move in illegal_moves(game, player):
                 with pytest.raises(IllegalMove):
                     game.apply(player, move)
             assert dump_state(game) == before, f"an illegal move by {player} changed the state"
@@ -196,7 +179,7 @@ def test_moves_between_rounds_are_illegal(rules: RuleSet, players: int, seed: in
     before = dump_state(game)
     for player in game.players:
         assert game.legal_moves(player) == []
-        for move in illegal_candidates(game, player):
+        for move in illegal_moves(game, player):
             with pytest.raises(IllegalMove):
                 game.apply(player, move)
     assert dump_state(game) == before
