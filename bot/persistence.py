@@ -161,6 +161,14 @@ RETRY_FIRST = 30.0
 RETRY_MAX = 300.0
 
 
+@dataclass(frozen=True, slots=True)
+class _Ending:
+    """A closed session's last step: end its rows once its last save is written."""
+
+    phase: Phase | None  # the game's phase when the session closed; None for a lobby
+    then: Callable[[], None]
+
+
 class SessionWriter:
     """One session's saves, written in order by one task; the newest state replaces an older
     one still waiting, so a slow store never builds a queue.
@@ -179,20 +187,18 @@ class SessionWriter:
         self.recorded_rounds = recorded
         self.failures = 0
         self._pending: Save | None = None
-        # False: nothing to end; else the phase the session closed in (None: a lobby).
-        self._finish: Phase | bool | None = False
+        self._ending: _Ending | None = None
         self._submitted = 0
         self._written = 0
         self._waiters: list[tuple[int, asyncio.Future[bool]]] = []
         self._task: asyncio.Task[None] | None = None
         self._retry: asyncio.Task[None] | None = None
         self._retry_delay = RETRY_FIRST
-        self._on_ended: Callable[[], None] | None = None
 
     @property
     def idle(self) -> bool:
         """Nothing waits to be written."""
-        return self._pending is None and self._finish is False
+        return self._pending is None and self._ending is None
 
     def submit(self, save: Save) -> asyncio.Future[bool]:
         """Write ``save`` soon; the future says True once it (or a newer one) is written, False
@@ -208,8 +214,7 @@ class SessionWriter:
         """After the pending save, end the session's rows: forget its lobby, or mark a game
         that stopped before its end abandoned (``phase`` is the game's, None for a lobby);
         ``then`` runs once that is written."""
-        self._finish = phase
-        self._on_ended = then
+        self._ending = _Ending(phase, then)
         self._start()
 
     async def wait_idle(self) -> None:
@@ -263,11 +268,11 @@ class SessionWriter:
                 self._pending = None
             self._written = number
             self._answer_waiters(True)
-        if self._finish is not False and self._pending is None:
-            await self._end_rows(self._finish)
-            self._finish = False
-            if self._on_ended is not None:
-                self._on_ended()
+        ending = self._ending
+        if ending is not None and self._pending is None:
+            await self._end_rows(ending.phase)
+            self._ending = None
+            ending.then()
 
     def _failed(self, error: StoreError) -> None:
         self.failures += 1
@@ -335,7 +340,7 @@ class SessionWriter:
                 self.game_id, save.state, save.ui_json(self.recorded_rounds)
             )
 
-    async def _end_rows(self, phase: Phase | bool | None) -> None:
+    async def _end_rows(self, phase: Phase | None) -> None:
         if self.game_id is None:
             # A lobby closed (cancel, idle, empty), or a game whose row was never created
             # while the store was failing: either way its lobby must not come back.

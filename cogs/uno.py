@@ -36,14 +36,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "edition": get_args(Edition),
     "ai_difficulty": get_args(Difficulty),
 }
-FLAGS = (
-    "stacking",
-    "stack_wild_draw_four_on_draw_two",
-    "seven_o",
-    "jump_in",
-    "draw_until_playable",
-    "forced_play",
-)
+# The house rules' on/off options, as RuleSet defines them.
+FLAGS = tuple(name for name, field in RuleSet.model_fields.items() if field.annotation is bool)
 
 
 def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> str | None:
