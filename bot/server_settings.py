@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, Settings
+from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, Settings, setting_range
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring, Variant
@@ -130,6 +130,13 @@ class ServerSettings(BaseModel):
         return self == ServerSettings()
 
 
+def bounds(name: str) -> tuple[float, float]:
+    """The inclusive (lowest, highest) a number setting accepts."""
+    found = setting_range(name, ServerSettings)
+    assert found is not None, f"{name} is not a bounded number"
+    return found
+
+
 class SettingRefused(ValueError):
     """A server setting that cannot take the value given: which one, and pydantic's reason."""
 
@@ -153,14 +160,6 @@ class Timers(BaseModel):
 
 def _either(server: T | None, config: T) -> T:
     return config if server is None else server
-
-
-def bounds(name: str) -> tuple[float, float]:
-    """The inclusive (lowest, highest) a number setting accepts."""
-    rules = ServerSettings.model_fields[name].metadata
-    low = next(rule.ge for rule in rules if getattr(rule, "ge", None) is not None)
-    high = next(rule.le for rule in rules if getattr(rule, "le", None) is not None)
-    return float(low), float(high)
 
 
 def parse(text: str | None) -> ServerSettings:

@@ -85,7 +85,7 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
     embed.description = t(lang, "settings.intro")
     house = [setting_name(lang, n) for n in HOUSE_RULES if getattr(server, n)]
     rules = [
-        f"{setting_name(lang, 'target')}: {server.target}",
+        f"{setting_name(lang, 'target')}: {format_number(lang, server.target)}",
         f"{setting_name(lang, 'scoring')}: {value_text(lang, 'scoring', server.scoring)}",
         f"{setting_name(lang, 'edition')}: {value_text(lang, 'edition', server.edition)}",
         t(lang, "summary.house", rules=", ".join(house)) if house else t(lang, "settings.no_house"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -13,10 +13,10 @@ from pydantic import ValidationError
 
 from bot.client import UnoBot
 from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
-from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring, Variant
-from bot.server_settings import TARGET_MAX, TARGET_MIN
+from bot.server_settings import CHOICES as SERVER_CHOICES
+from bot.server_settings import HOUSE_RULES, TARGET_MAX, TARGET_MIN
 from bot.sessions import Answer, GameSession, SessionManager
 from bot.settings_panel import SettingsControl, show_panel
 from bot.table import MAX_SEATS, TableError
@@ -32,13 +32,9 @@ log = logging.getLogger(__name__)
 # direct API call can send anything.
 MAX_AI = MAX_SEATS - 1
 MAX_AI_NAME = 100  # longer than any computer player's name or id
-CHOICES: dict[str, tuple[str, ...]] = {
-    "scoring": get_args(Scoring),
-    "edition": get_args(Edition),
-    "ai_difficulty": get_args(Difficulty),
-}
-# The house rules' on/off options, as RuleSet defines them.
-FLAGS = tuple(name for name, field in RuleSet.model_fields.items() if field.annotation is bool)
+# The start options that choose one of several values, as the server settings offer them.
+CHOICES = {name: SERVER_CHOICES[name] for name in ("scoring", "edition", "ai_difficulty")}
+FLAGS = HOUSE_RULES  # the house rules' on/off options
 
 
 def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> str | None:
