@@ -122,7 +122,8 @@ class ServerSettings(BaseModel):
             return ServerSettings.model_validate({**self.model_dump(), **values})
         except ValidationError as exc:
             error = exc.errors()[0]
-            name = str(error["loc"][0]) if error["loc"] else next(iter(values))
+            # A rule that needs another (no field of its own) is refused with an empty name.
+            name = str(error["loc"][0]) if error["loc"] else ""
             raise SettingRefused(name, str(error["msg"])) from None
 
     def official(self) -> bool:
@@ -138,7 +139,8 @@ def bounds(name: str) -> tuple[float, float]:
 
 
 class SettingRefused(ValueError):
-    """A server setting that cannot take the value given: which one, and pydantic's reason."""
+    """A server setting that cannot take the value given: which one ("" when settings do not
+    work together), and pydantic's reason."""
 
     def __init__(self, name: str, reason: str) -> None:
         super().__init__(f"{name}: {reason}")

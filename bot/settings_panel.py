@@ -29,6 +29,7 @@ from bot.server_settings import (
 )
 from bot.servers import ServerSettingsBook
 from bot.store import StoreError
+from bot.ui import words
 from bot.ui.buttons import RETIRED_BUTTON, SETTINGS_ID, SettingsClick, parse_settings
 from bot.ui.i18n import Lang, format_number, resolve, t
 from bot.ui.render import add_field
@@ -253,8 +254,8 @@ def refusal_text(lang: Lang, refused: SettingRefused) -> str:
         if refused.name == CATCH_RATE:
             low, high = low * 100, high * 100
         return t(lang, "settings.refused.range", setting=name, min=int(low), max=int(high))
-    if refused.reason == "Wild Draw Four on Draw Two is a stacking option: turn stacking on":
-        return t(lang, "settings.invalid", reason=t(lang, "settings.reason.wd4_needs_stacking"))
+    if not refused.name:
+        return words.settings_error_text(lang, refused.reason)
     return t(lang, "settings.refused", setting=name or safe_name(refused.name))
 
 
