@@ -235,7 +235,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             await reply(interaction, t(lang, "cmd.reply.start.already_open", url=existing.jump_url))
             return
         server = await self.sessions.servers.get(interaction.guild_id)
-        if server.channels and interaction.channel_id not in server.channels:
+        # A thread counts as its channel.
+        parent = getattr(interaction.channel, "parent_id", None)
+        if server.channels and not {interaction.channel_id, parent} & set(server.channels):
             channels = " ".join(f"<#{channel}>" for channel in server.channels)
             await reply(interaction, t(lang, "cmd.reply.start.channel", channels=channels))
             return
