@@ -71,6 +71,9 @@ class UnoBot(commands.AutoShardedBot):
             log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
         persistence = Persistence(self._store)
         self.sessions.persistence = persistence
+        self.sessions.servers.store = self._store
+        kept = await self.sessions.servers.load_all()
+        log.info("%d servers have settings of their own", kept)
         games, lobbies = await self.sessions.restore(persistence)
         log.info("resumed %d live games and %d open lobbies", games, lobbies)
         for extension in EXTENSIONS:

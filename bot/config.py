@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import (
     AliasChoices,
+    BaseModel,
     Field,
     PrivateAttr,
     SecretStr,
@@ -178,9 +179,10 @@ def known_env_names() -> list[str]:
     return [env_name(field) for field in Settings.model_fields] + [CONFIG_ENV]
 
 
-def setting_range(field: str) -> tuple[float, float] | None:
-    """The inclusive (lowest, highest) a numeric setting accepts, or None when unbounded."""
-    rules = Settings.model_fields[field].metadata
+def setting_range(field: str, model: type[BaseModel] = Settings) -> tuple[float, float] | None:
+    """The inclusive (lowest, highest) a numeric setting of ``model`` accepts, or None when
+    unbounded."""
+    rules = model.model_fields[field].metadata
     lows = [rule.ge for rule in rules if getattr(rule, "ge", None) is not None]
     highs = [rule.le for rule in rules if getattr(rule, "le", None) is not None]
     if not lows or not highs:

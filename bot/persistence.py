@@ -61,6 +61,10 @@ class TableSnapshot(BaseModel):
     message_id: int | None
     # The public messages' language, chosen when the lobby opened (older saves: English).
     language: str = "en"
+    # The server's timers and catch rate when the lobby opened (older saves, None: the config).
+    turn_reminder: float | None = None
+    lobby_timeout: int | None = None
+    ai_catch_rate: float | None = None
 
 
 class SessionSnapshot(TableSnapshot):
@@ -96,6 +100,9 @@ def _table_fields(table: TableState) -> dict[str, Any]:
         "seats": [SeatSnapshot(player_id=s.player_id, name=s.name, ai=s.ai) for s in table.seats],
         "message_id": table.message_id,
         "language": table.language,
+        "turn_reminder": table.turn_reminder,
+        "lobby_timeout": table.lobby_timeout,
+        "ai_catch_rate": table.ai_catch_rate,
     }
 
 
@@ -502,6 +509,9 @@ def _table_from_saved(saved: TableSnapshot, idle_until: datetime) -> TableState:
     table.ai_takeover = saved.ai_takeover
     table.message_id = saved.message_id
     table.language = saved.language
+    table.turn_reminder = saved.turn_reminder
+    table.lobby_timeout = saved.lobby_timeout
+    table.ai_catch_rate = saved.ai_catch_rate
     return table
 
 

@@ -36,6 +36,8 @@ from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.players import Difficulty
 from bot.persistence import Persistence
+from bot.server_settings import ServerSettings, Timers
+from bot.servers import ServerSettingsBook
 from bot.table import Seat, TableError, TableState
 from bot.thinking import Thinker
 from bot.ui import render, words
@@ -119,6 +121,27 @@ class GameSession:
         """A computer player's seat name in the table's language ("AI Cara (hard)")."""
         return words.ai_name(self.lang, first_name, difficulty)
 
+    # The table's own timers and catch rate, fixed when its lobby opened; a table saved
+    # before it kept them follows the host's config.
+
+    @property
+    def lobby_timeout(self) -> int:
+        """Seconds a lobby nobody starts stays open."""
+        own = self.state.lobby_timeout
+        return self.manager.settings.lobby_timeout if own is None else own
+
+    @property
+    def turn_reminder(self) -> float:
+        """Seconds into a turn when its player is pinged (0: never)."""
+        own = self.state.turn_reminder
+        return self.manager.settings.turn_reminder if own is None else own
+
+    @property
+    def catch_rate(self) -> float:
+        """How often a computer player catches a forgotten UNO."""
+        own = self.state.ai_catch_rate
+        return self.manager.settings.ai_catch_rate if own is None else own
+
     @property
     def jump_url(self) -> str:
         """A link to the session's public message."""
@@ -134,7 +157,7 @@ class GameSession:
         never exceeds today's lobby_timeout (a lowered setting, a clock set back).
         """
         left = (self.state.lobby_idle_until - discord.utils.utcnow()).total_seconds()
-        left = min(left, self.manager.settings.lobby_timeout)
+        left = min(left, self.lobby_timeout)
         self.touch_lobby(left)
         if left > 0:
             self.state.log.append(t(self.lang, "log.restarted_lobby"))
@@ -250,7 +273,7 @@ class GameSession:
 
     def touch_lobby(self, seconds: float | None = None) -> None:
         """(Re)start the idle timer that closes a lobby nobody starts (default: the full time)."""
-        delay = self.manager.settings.lobby_timeout if seconds is None else max(0.0, seconds)
+        delay = self.lobby_timeout if seconds is None else max(0.0, seconds)
         self.state.lobby_idle_until = discord.utils.utcnow() + timedelta(seconds=delay)
         self._cancel(self._lobby_task)
         self._lobby_task = self.manager.spawn(self._expire_lobby(delay), f"lobby-{self.id}")
@@ -259,7 +282,7 @@ class GameSession:
         await asyncio.sleep(delay)
         async with self.lock:
             if self.state.game is None and not self.state.closed:
-                minutes = self.manager.settings.lobby_timeout // 60
+                minutes = self.lobby_timeout // 60
                 lang = self.lang
                 await self.close_with(
                     t(lang, "closed.lobby_idle.title"), tn(lang, "closed.lobby_idle", minutes)
@@ -286,7 +309,8 @@ class GameSession:
         elif click.action == "dropai":
             state.drop_ai(user.id)
         elif click.action == "cancel":
-            if user.id != state.host_id and not can_moderate(interaction):
+            role = self.manager.servers.peek(state.guild_id).moderator_role
+            if user.id != state.host_id and not can_moderate(interaction, role):
                 raise TableError("lobby.cancel.not_allowed")
             await self.close(t(self.lang, "lobby.cancelled", name=safe_name(user.display_name)))
             await self.show_closed(interaction)
@@ -475,7 +499,7 @@ class GameSession:
     def _strategy(self, player: str) -> Strategy:
         seat = self.state.seat_of_player(player)
         difficulty: Difficulty = seat.ai if seat is not None and seat.ai else "normal"
-        return strategy_for(difficulty, self.manager.settings.ai_catch_rate)
+        return strategy_for(difficulty, self.catch_rate)
 
     async def _play_for(self, player: str, strategy: Strategy) -> list[ev.Event]:
         """Let ``strategy`` make ``player``'s decision (UNO calls and catches come first).
@@ -545,9 +569,7 @@ class GameSession:
             if self.state.closed or game is None or game.catchable() != target:
                 return
             for player in [p for p in game.players if self.state.is_ai(p)]:
-                catch = wants_to_catch(
-                    view_for(game, player), self.ai_rng, self.manager.settings.ai_catch_rate
-                )
+                catch = wants_to_catch(view_for(game, player), self.ai_rng, self.catch_rate)
                 if catch is not None:
                     self._record(self.state.play(player, catch), player, turn_move=False)
                     self.saving()
@@ -559,7 +581,7 @@ class GameSession:
         loop = asyncio.get_running_loop()
         timeout = self.state.turn_timeout
         deadline = loop.time() + timeout
-        reminder = self.manager.settings.turn_reminder
+        reminder = self.turn_reminder
         if 0 < reminder < timeout:
             await asyncio.sleep(reminder)
             self.manager.spawn(self._remind(serial, timeout - reminder), f"remind-{self.id}")
@@ -719,6 +741,8 @@ class SessionManager:
         self._tasks: set[asyncio.Task[None]] = set()
         # Installed by the bot once the store is open; without it nothing is saved.
         self.persistence: Persistence | None = None
+        # Each server's /uno settings, read once and kept (its store is installed with it).
+        self.servers = ServerSettingsBook()
         self.thinker = Thinker()
         # Every table edit of this process goes through one budget (Discord's global limit),
         # the share of its shards when it is one process of a shard cluster.
@@ -750,11 +774,12 @@ class SessionManager:
                 return session_id
 
     def server_language(self, interaction: Interaction) -> Lang:
-        """The language of the server's public messages: the ``language`` setting, else the
-        server's preferred locale, else English."""
+        """The language of the server's public messages: the server's own setting, else the
+        host's ``language`` setting, else the server's preferred locale, else English."""
         guild = interaction.guild
         server = guild.preferred_locale if guild is not None else interaction.guild_locale
-        return public_language(server, self.settings.language)
+        chosen = self.servers.peek(interaction.guild_id).language or self.settings.language
+        return public_language(server, chosen)
 
     def reader(self, interaction: Interaction) -> Lang:
         """The language of a private answer: the user's, else the channel's table's (or the
@@ -764,10 +789,10 @@ class SessionManager:
         return resolve(interaction.locale, server)
 
     def open_lobby(
-        self, interaction: Interaction, rules: RuleSet, turn_timeout: int
+        self, interaction: Interaction, rules: RuleSet, timers: Timers, server: ServerSettings
     ) -> GameSession:
-        """A new lobby in the interaction's channel, hosted by the user, in the server's
-        language."""
+        """A new lobby in the interaction's channel, hosted by the user, with the server's
+        timers, language and look (``server``, read before)."""
         assert interaction.channel_id is not None
         host = Seat(str(interaction.user.id), interaction.user.display_name)
         state = TableState(
@@ -776,10 +801,19 @@ class SessionManager:
             interaction.channel_id,
             host,
             rules,
-            turn_timeout,
-            self.settings.next_round_delay,
+            timers.turn_timeout,
+            timers.next_round_delay,
             discord.utils.utcnow(),
         )
+        state.turn_reminder = timers.turn_reminder
+        state.lobby_timeout = timers.lobby_timeout
+        state.ai_catch_rate = timers.ai_catch_rate
+        state.ai_difficulty = server.ai_difficulty
+        state.ai_takeover = server.ai_takeover
+        for name, value in server.look().items():
+            # Pictures on or off and the palette: set where the table has those fields.
+            if hasattr(state, name):
+                setattr(state, name, value)
         state.language = self.server_language(interaction)
         session = GameSession(self, state)
         self.register(session)

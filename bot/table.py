@@ -80,6 +80,11 @@ class TableState:
         self.next_round_delay = next_round_delay
         self.ai_difficulty: Difficulty = "normal"
         self.ai_takeover = False
+        # The server's timers and catch rate when the lobby opened (None: the host's config),
+        # kept with the table so a later change of the server's settings never alters it.
+        self.turn_reminder: float | None = None
+        self.lobby_timeout: int | None = None
+        self.ai_catch_rate: float | None = None
         self.seats: list[Seat] = [host]
         self.game: Game | None = None
         self.message_id: int | None = None

@@ -15,6 +15,7 @@ from .postgres import PostgresDatabase, PostgresSettings, describe
 from .repositories import (
     GameRepository,
     LobbyRepository,
+    ServerSettingsRepository,
     SnapshotRepository,
     StandingsRepository,
 )
@@ -24,14 +25,15 @@ B = TypeVar("B", bound=Backend, default=Any)
 
 
 class Store(Generic[B]):
-    """The bot's database, SQLite or PostgreSQL, behind the same four repositories.
+    """The bot's database, SQLite or PostgreSQL, behind the same repositories.
 
     Code above the store never asks which: ``Store`` means ``Store[Any]``; the backend type
     is there for tests and tools that reach into one engine (``store.database``).
 
     ``store.games`` creates games and records rounds and results, ``store.snapshots`` saves
     and restores live games, ``store.lobbies`` saves and restores open lobbies,
-    ``store.standings`` answers /leaderboard and /stats. Every
+    ``store.standings`` answers /leaderboard and /stats, ``store.server_settings`` keeps each
+    server's /uno settings. Every
     method is a coroutine and runs as one transaction; a locked database is retried with
     backoff and raises StoreBusyError after the last attempt.
     """
@@ -42,6 +44,7 @@ class Store(Generic[B]):
         self.snapshots = SnapshotRepository(database)
         self.lobbies = LobbyRepository(database)
         self.standings = StandingsRepository(database)
+        self.server_settings = ServerSettingsRepository(database)
         self._lease: ShardLease | None = None
 
     async def claim_shards(self, shards: Shards) -> None:

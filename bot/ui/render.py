@@ -48,6 +48,7 @@ from .words import (
     hand_prompt,
     lobby_footer,
     move_label,
+    rules_differences,
     rules_summary,
     side_name,
     turn_prompt,
@@ -215,7 +216,8 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
         inline=True,
     )
     summary = rules_summary(lang, table.rules, table.turn_timeout, table.ai_takeover)
-    add_field(embed, t(lang, "rules.title"), summary)
+    differences = rules_differences(lang, table.rules)
+    add_field(embed, t(lang, "rules.title"), f"{summary}\n{differences}")
     embed.set_footer(text=lobby_footer(lang, table.ai_difficulty))
     gid = table.id
     buttons = [

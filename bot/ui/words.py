@@ -314,6 +314,17 @@ def ai_name(lang: Lang, first_name: str, difficulty: str) -> str:
 # ---------------------------------------------------------------------- settings
 
 
+# The message key of each house rule, and its RuleSet field.
+HOUSE_KEYS = {
+    "house.stacking": "stacking",
+    "house.wd4_on_d2": "stack_wild_draw_four_on_draw_two",
+    "house.seven_o": "seven_o",
+    "house.jump_in": "jump_in",
+    "house.draw_until_playable": "draw_until_playable",
+    "house.forced_play": "forced_play",
+}
+
+
 def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bool) -> str:
     """The variant, target, scoring and house rules of a game in one short block."""
     variant = "flip" if rules.variant == "flip" else "classic"
@@ -325,23 +336,29 @@ def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bo
         t(lang, f"summary.target.{rules.scoring}", target=rules.target),
         t(lang, timer, seconds=turn_timeout),
     ]
-    house = [
-        t(lang, key)
-        for key, on in (
-            ("house.stacking", rules.stacking),
-            ("house.wd4_on_d2", rules.stack_wild_draw_four_on_draw_two),
-            ("house.seven_o", rules.seven_o),
-            ("house.jump_in", rules.jump_in),
-            ("house.draw_until_playable", rules.draw_until_playable),
-            ("house.forced_play", rules.forced_play),
-        )
-        if on
-    ]
+    house = [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
     if house:
         lines.append(t(lang, "summary.house", rules=", ".join(house)))
     else:
         lines.append(t(lang, "summary.house.none"))
     return "\n".join(lines)
+
+
+def rules_differences(lang: Lang, rules: RuleSet) -> str:
+    """Which of a game's rules differ from the official ones: "Not the official rules: to 300
+    points, stacking", or "Official rules." (the lobby shows it)."""
+    official = RuleSet(variant=rules.variant)
+    changes = []
+    if rules.target != official.target:
+        changes.append(t(lang, "differs.target", target=rules.target))
+    if rules.scoring != official.scoring:
+        changes.append(t(lang, "differs.scoring"))
+    if rules.edition != official.edition:
+        changes.append(t(lang, f"value.edition.{rules.edition}"))
+    changes += [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
+    if not changes:
+        return t(lang, "differs.none")
+    return t(lang, "differs.some", rules=", ".join(changes))
 
 
 _SETTINGS_REASONS = {

@@ -26,8 +26,8 @@ T = TypeVar("T")
 SERVER_URL = os.environ.get("UNO_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 TEST_POOL = PostgresSettings(min_size=1, max_size=4, connect_timeout=5.0)
 TABLES = (
-    "lobbies, snapshots, match_results, round_scores, rounds, game_players, player_totals,"
-    " games, players"
+    "server_settings, lobbies, snapshots, match_results, round_scores, rounds, game_players,"
+    " player_totals, games, players"
 )
 
 

@@ -24,7 +24,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "d272122440dfc6179dd9acfa4279927a1bb53b0e9bb1dd73dcbbd792c9880da4"
+RECORDED = "7505dbe583e2fee757a44b0e1daee44b6294e0c3a6aeacd9eff993b89e56c7f3"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),

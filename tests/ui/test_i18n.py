@@ -60,6 +60,13 @@ LANGUAGE_FREE = {
     "rules.flip.uno.title",
     "rules.classic.uno.title",
     "art.flip",
+    # The settings panel: language names in their own language, and units.
+    "value.language.en",
+    "value.language.fi",
+    "value.language.sv",
+    "value.language.nb",
+    "settings.seconds",
+    "settings.percent",
 }
 # Words spelt as in English that are right in that language (see docs/glossary.md).
 SAME_AS_ENGLISH: dict[str, set[str]] = {
