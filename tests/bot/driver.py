@@ -107,6 +107,12 @@ class Table:
         """Look the session up afresh (after a restart the bot has new session objects)."""
         self._session = None
 
+    async def redraw(self) -> None:
+        """Edit the public table now, as the next move would (after ``rig`` changed the game)."""
+        session = self.session
+        session.request_table_update()
+        await self.world.env.advance_time(0.01)  # the edit budget's timer
+
     async def save_now(self) -> None:
         """Save the session as the bot does after a move, and wait until it is written."""
         self.session.saving()
