@@ -150,7 +150,7 @@ def short_faces(faces: Sequence[Face], limit: int = EMBED_FIELD_LIMIT) -> str:
 def add_field(embed: discord.Embed, name: str, value: str, *, inline: bool = False) -> None:
     """Add a field Discord accepts: name and value never blank, never over their limits."""
     embed.add_field(
-        name=fit(name, EMBED_FIELD_NAME_LIMIT) if name.strip() else "\u200b",
+        name=fit(name, EMBED_FIELD_NAME_LIMIT) if name.strip() else "—",
         value=fit(value, EMBED_FIELD_LIMIT) if value.strip() else "—",
         inline=inline,
     )
@@ -175,7 +175,7 @@ def within_limits(embed: discord.Embed) -> discord.Embed:
             break
         embed.set_field_at(
             index,
-            name=field.name or "\u200b",
+            name=field.name or "—",
             value=fit(value, max(2, len(value) - over)),
             inline=bool(field.inline),
         )

@@ -109,9 +109,9 @@ class Table:
 
     async def redraw(self) -> None:
         """Edit the public table now, as the next move would (after ``rig`` changed the game)."""
-        session = self.session
-        session.request_table_update()
-        await self.world.env.advance_time(0.01)  # the edit budget's timer
+        # Drawn and sent at once, past the edit budget, whose timer would also need the
+        # simulated clock moved (and with it every turn timer).
+        await self.session._flush_table()
 
     async def save_now(self) -> None:
         """Save the session as the bot does after a move, and wait until it is written."""
