@@ -117,9 +117,9 @@ class GameSession:
         """The language of an answer only the clicking person sees: theirs, else the table's."""
         return resolve(interaction.locale, self.state.language)
 
-    def ai_name(self, first_name: str, difficulty: Difficulty) -> str:
-        """A computer player's seat name in the table's language ("AI Cara (hard)")."""
-        return words.ai_name(self.lang, first_name, difficulty)
+    def ai_name(self, first_name: str) -> str:
+        """A computer player's seat name in the table's language ("Cara 🤖")."""
+        return words.ai_name(self.lang, first_name)
 
     # The table's own timers and catch rate, fixed when its lobby opened; a table saved
     # before it kept them follows the host's config.
@@ -428,15 +428,8 @@ class GameSession:
         """The hand after its owner's move, drawn as the game stands when the answer goes out."""
         game = self.state.game
         if game is None or game.phase in TERMINAL_PHASES or player not in game.players:
-            lang = self.reader(interaction)
-            await edit_in_place(
-                interaction,
-                embed=discord.Embed(
-                    title=t(lang, "hand.round_over.title"),
-                    description=notice or t(lang, "hand.round_over.text"),
-                ),
-                view=None,
-            )
+            shown = render.hand_over_message(self.state, player, notice, self.reader(interaction))
+            await edit_in_place(interaction, embed=shown.embed, view=None)
         else:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
 
@@ -686,7 +679,7 @@ class GameSession:
         """Stop timers and forget the session (the public message is the caller's to edit);
         ``text`` and ``title`` are in the table's language."""
         title = t(self.lang, "closed.title") if title is None else title
-        self._closed_render = render.closed_message(title, text)
+        self._closed_render = render.closed_message(title, text, self.state, self.lang)
         self.stop_timers()
         await self.manager.forget(self)
 

@@ -30,7 +30,7 @@ a failing file (disk full, I/O error, read-only) or an unreachable PostgreSQL ra
 StoreIOError, and the next call connects again; nothing is ever dropped without an exception.
 
 Player ids are Discord user ids; a computer player "aiN" is stored as -N (store_player_id) with
-its table name ("AI Cara (hard)"). Its rounds are recorded like anyone's, but it never gets
+its table name ("Cara 🤖"). Its rounds are recorded like anyone's, but it never gets
 leaderboard totals, a rank or stats.
 """
 
