@@ -3,6 +3,7 @@ restart-safe buttons), syncs the commands."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 
@@ -71,8 +72,11 @@ class UnoBot(commands.AutoShardedBot):
             log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
         persistence = Persistence(self._store)
         self.sessions.persistence = persistence
-        games, lobbies = await self.sessions.restore(persistence)
-        log.info("resumed %d live games and %d open lobbies", games, lobbies)
+        # Only the rows are read here; the tables come back in the background once the bot is
+        # connected, so clicks are answered from the start (one on a table not back yet
+        # restores that table first).
+        games, lobbies = await self.sessions.read_saved(persistence)
+        log.info("resuming %d live games and %d open lobbies", games, lobbies)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -80,6 +84,14 @@ class UnoBot(commands.AutoShardedBot):
         # collector's full passes, which otherwise grow with it and stall clicks.
         gc.freeze()
         freeze_after_full_collections()  # and so on, for what outlives each full collection
+        self.sessions.spawn(self._restore_saved(games, lobbies), "restore")
+
+    async def _restore_saved(self, games: int, lobbies: int) -> None:
+        started = asyncio.get_running_loop().time()
+        await self.sessions.restore_saved()
+        seconds = asyncio.get_running_loop().time() - started
+        log.info("resumed %d live games and %d open lobbies in %.1f s", games, lobbies, seconds)
+        gc.freeze()  # the restored tables live on: out of the full collections too
 
     async def sync_commands(self) -> None:
         """Sync to the development guild when one is set (instant), else globally."""

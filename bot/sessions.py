@@ -36,6 +36,7 @@ from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.players import Difficulty
 from bot.persistence import Persistence
+from bot.store import LiveGame, SavedLobby
 from bot.table import Seat, TableError, TableState
 from bot.thinking import Thinker
 from bot.ui import render, words
@@ -49,7 +50,9 @@ CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
 # Seconds a click's answer waits for its save before it goes out anyway (Discord allows 3):
 # a slow or locked store never costs an answer; the change is written when the store is free.
 SAVE_WAIT = 1.5
-SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to reach the store
+SHUTDOWN_SAVE_WAIT = 5.0
+# Seconds of restoring saved tables at start-up between two chances for clicks to be answered.
+RESTORE_SLICE = 0.01  # seconds a shutdown waits for the last changes to reach the store
 
 # What a click answers, sent once the session's lock is released and its save is written.
 Answer = Callable[[], Coroutine[Any, Any, None]]
@@ -716,6 +719,9 @@ class SessionManager:
         self.settings = settings
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
+        # Rows read at start-up and not restored yet, by channel, the newest saved last.
+        self._unrestored_games: dict[int, LiveGame] = {}
+        self._unrestored_lobbies: dict[int, SavedLobby] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         # Installed by the bot once the store is open; without it nothing is saved.
         self.persistence: Persistence | None = None
@@ -804,27 +810,101 @@ class SessionManager:
         self.by_channel[session.channel_id] = session
         self.by_id[session.id] = session
 
-    async def restore(self, persistence: Persistence) -> tuple[int, int]:
-        """Bring back the live games, then the open lobbies; returns how many of each."""
-        games = await persistence.restore()
-        for state in games.tables:
+    async def read_saved(self, persistence: Persistence) -> tuple[int, int]:
+        """Read every saved game and lobby (restored later by ``restore_saved``, or at once
+        when its channel is used); returns how many of each.
+
+        A lobby saved for a channel that has a live game lost the channel to it: dropped.
+        """
+        saved = await persistence.read_saved()
+        # The most recently saved games first: the likeliest to be clicked soon.
+        games = sorted(saved.games, key=lambda live: live.saved_at or live.game.updated_at)
+        for live in games:
+            self._unrestored_games[live.game.channel_id] = live
+        for row in saved.lobbies:
+            if row.channel_id in self._unrestored_games:
+                log.warning(
+                    "lobby %s dropped: a live game holds its channel %s",
+                    row.session_id,
+                    row.channel_id,
+                )
+                await persistence.forget_lobby(row.channel_id, row.session_id)
+            else:
+                self._unrestored_lobbies[row.channel_id] = row
+        return len(self._unrestored_games), len(self._unrestored_lobbies)
+
+    @property
+    def restoring(self) -> bool:
+        """Some saved game or lobby read at start-up is not restored yet."""
+        return bool(self._unrestored_games or self._unrestored_lobbies)
+
+    async def restore_saved(self, slice_seconds: float = RESTORE_SLICE) -> None:
+        """Restore every saved game, then every lobby, still waiting, giving the event loop
+        back every ``slice_seconds``: clicks are answered while thousands of tables come back
+        (a click on a table not back yet restores that one first, see ``in_channel``)."""
+        loop = asyncio.get_running_loop()
+        for pending in (self._unrestored_games, self._unrestored_lobbies):
+            until = loop.time() + slice_seconds
+            while pending:
+                # Newest first: dicts pop their last-inserted item.
+                channel_id = next(reversed(pending))
+                self._restore_channel(channel_id)
+                if loop.time() >= until:
+                    await asyncio.sleep(0)
+                    until = loop.time() + slice_seconds
+
+    def in_channel(self, channel_id: int | None) -> GameSession | None:
+        """The channel's session, restoring it first if start-up has not got to it yet."""
+        if channel_id is None:
+            return None
+        session = self.by_channel.get(channel_id)
+        if session is None and self.restoring:
+            session = self._restore_channel(channel_id)
+        return session
+
+    def _restore_channel(self, channel_id: int) -> GameSession | None:
+        """Bring back the channel's saved game, else its saved lobby, if either waits."""
+        persistence = self.persistence
+        assert persistence is not None, "read_saved comes first"
+        live = self._unrestored_games.pop(channel_id, None)
+        if live is not None:
+            state = persistence.restore_game(live)
+            if state is None:
+                self.spawn(persistence.abandon(live.game.id), f"abandon-{live.game.id}")
+                text = t(public_language(None, self.settings.language), "restore.failed")
+                self.spawn(self.announce(channel_id, text), f"announce-{channel_id}")
+                return None
+            if state.id in self.by_id:
+                self._drop_restored_lobby(self.by_id[state.id])
             session = GameSession(self, state)
             self.register(session)
             session.resume()
-        for channel_id in games.lost_channels:
+            return session
+        row = self._unrestored_lobbies.pop(channel_id, None)
+        if row is None:
+            return None
+        state = None if row.session_id in self.by_id else persistence.restore_lobby(row)
+        if state is None:
+            # Unreadable, or its id belongs to a live game already back.
             self.spawn(
-                self.announce(
-                    channel_id, t(public_language(None, self.settings.language), "restore.failed")
-                ),
-                f"announce-{channel_id}",
+                persistence.forget_lobby(row.channel_id, row.session_id), f"unlobby-{channel_id}"
             )
-        # After the games: a lobby saved for a channel that has a live game is dropped.
-        lobbies = await persistence.restore_lobbies(set(self.by_channel), set(self.by_id))
-        for state in lobbies:
-            session = GameSession(self, state)
-            self.register(session)
-            session.resume_lobby()
-        return len(games.tables), len(lobbies)
+            return None
+        session = GameSession(self, state)
+        self.register(session)
+        session.resume_lobby()
+        return session
+
+    def _drop_restored_lobby(self, lobby: GameSession) -> None:
+        """A live game restored after a lobby (in another channel) that carries its id: the
+        game keeps the id, the lobby row goes (the order of a full restore would have dropped
+        it)."""
+        log.warning("lobby %s dropped: a live game has its id", lobby.id)
+        lobby.stop_timers()
+        self.by_channel.pop(lobby.channel_id, None)
+        self.by_id.pop(lobby.id, None)
+        if self.persistence is not None:
+            self.persistence.finished(lobby.state)
 
     async def announce(self, channel_id: int, text: str) -> None:
         """Post a short notice in a channel (used when a game cannot be resumed)."""
@@ -844,6 +924,8 @@ class SessionManager:
 
     async def click(self, interaction: Interaction, click: Click) -> None:
         """Route a button click to its session; always answer (see ``run``)."""
+        if self.restoring:
+            self.in_channel(interaction.channel_id)  # a table not back yet comes back first
         session = self.by_id.get(click.session)
         if session is None or session.channel_id != interaction.channel_id:
             await reply(interaction, t(self.reader(interaction), STALE_CLICK))
@@ -901,6 +983,9 @@ class SessionManager:
     async def shutdown(self) -> None:
         """Let in-flight clicks finish, stop every timer and the thinking thread, then give
         the store a moment to take the last changes."""
+        # Nothing more comes back (the restore task is cancelled with the others below).
+        self._unrestored_games.clear()
+        self._unrestored_lobbies.clear()
         for session in list(self.by_id.values()):
             await session.shutdown()
         await self.edits.stop()
