@@ -16,6 +16,7 @@ import random
 import secrets
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
+from functools import partial
 from typing import Any, NoReturn, Protocol
 
 import discord
@@ -95,6 +96,7 @@ class GameSession:
             t(self.lang, "closed.title"), t(self.lang, "closed.over")
         )
         self._saved: asyncio.Future[bool] | None = None
+        self._shows_closed = False  # the public message says why the session closed
 
     @property
     def id(self) -> str:
@@ -207,7 +209,12 @@ class GameSession:
     async def _flush_table(self) -> None:
         # Drawn when the budget sends it, so it shows every change made until then.
         if self.state.message_id is not None:
-            await self._edit_public(self.render_public())
+            await self._edit_public(self._public_now())
+
+    def _public_now(self) -> render.Rendered:
+        """What the public message should show: why the session closed, once that is shown,
+        else the lobby or table."""
+        return self._closed_render if self._shows_closed else self.render_public()
 
     async def _edit_public(self, shown: render.Rendered) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
@@ -219,15 +226,27 @@ class GameSession:
                 content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=mentions
             )
         except discord.NotFound:
-            # Someone deleted the table: post a new one rather than lose the game.
-            view = shown.view or discord.ui.View()
-            message = await channel.send(
-                content=shown.content, embed=shown.embed, view=view, allowed_mentions=mentions
-            )
-            self.state.message_id = message.id
-            self.saving()
+            # Someone deleted the table: post a new one (a request of its own, so within the
+            # budget too) rather than lose the game.
+            self.state.message_id = None
+            self.manager.edits.call(self._post_public)
         except discord.HTTPException as exc:
             log.warning("session %s: table edit failed: %s", self.id, exc)
+
+    async def _post_public(self) -> None:
+        """Post the public message anew (drawn now), where the old one was deleted."""
+        if self.state.message_id is not None:
+            return  # posted meanwhile
+        shown = self._public_now()
+        channel = self.manager.bot.get_partial_messageable(self.channel_id)
+        message = await channel.send(
+            content=shown.content,
+            embed=shown.embed,
+            view=shown.view or discord.ui.View(),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        self.state.message_id = message.id
+        self.saving()
 
     # ------------------------------------------------------------------ saving
 
@@ -566,7 +585,8 @@ class GameSession:
         reminder = self.manager.settings.turn_reminder
         if 0 < reminder < timeout:
             await asyncio.sleep(reminder)
-            self.manager.spawn(self._remind(serial, timeout - reminder), f"remind-{self.id}")
+            # Sent within the bot's budget of REST calls, drawn when it goes out.
+            self.manager.edits.call(partial(self._remind, serial, deadline))
         await asyncio.sleep(max(0.0, deadline - loop.time()))
         async with self.lock:
             player = self._turn_due(serial)
@@ -581,12 +601,14 @@ class GameSession:
             self._record(self.state.timed_out(player, events), None, turn_move=True)
             self.saving()
 
-    async def _remind(self, serial: int, left: float) -> None:
-        """Ping the person whose turn it still is, in a message of its own: Discord does not
-        notify for a mention added to the table by an edit."""
+    async def _remind(self, serial: int, deadline: float) -> None:
+        """Ping the person whose turn it still is (it ends at loop time ``deadline``), in a
+        message of its own: Discord does not notify for a mention added to the table by an
+        edit."""
         player = self._turn_due(serial)
         seat = None if player is None else self.state.seat_of_player(player)
-        if seat is None or seat.user_id is None or self.state.reminder_id:
+        left = deadline - asyncio.get_running_loop().time()
+        if seat is None or seat.user_id is None or self.state.reminder_id or left <= 0:
             return
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         text = t(
@@ -607,7 +629,7 @@ class GameSession:
         async with self.lock:
             if self._turn_due(serial) != player or self.state.reminder_id is not None:
                 # The turn ended while the reminder was on its way.
-                self.manager.spawn(self._delete_message(message.id), f"unremind-{self.id}")
+                self._delete_message(message.id)
                 return
             self.state.reminder_id = message.id
             # Saved, so a restart in the middle of the turn still deletes it.
@@ -619,9 +641,13 @@ class GameSession:
         if message_id is None:
             return
         self.state.reminder_id = None
-        self.manager.spawn(self._delete_message(message_id), f"unremind-{self.id}")
+        self._delete_message(message_id)
 
-    async def _delete_message(self, message_id: int) -> None:
+    def _delete_message(self, message_id: int) -> None:
+        """Delete one of the session's messages soon, within the bot's budget."""
+        self.manager.edits.call(partial(self._send_delete, message_id))
+
+    async def _send_delete(self, message_id: int) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         try:
             await channel.get_partial_message(message_id).delete()
@@ -652,8 +678,9 @@ class GameSession:
 
     async def show_closed(self, interaction: Interaction | None = None) -> None:
         """Show why the session closed on its public message (in place when clicked there)."""
+        self._shows_closed = True
         if interaction is None:
-            await self._edit_public(self._closed_render)
+            self.request_table_update()  # within the budget, like every table edit
         else:
             await edit_in_place(
                 interaction, content=None, embed=self._closed_render.embed, view=None
@@ -876,7 +903,7 @@ class SessionManager:
             if state is None:
                 self.spawn(persistence.abandon(live.game.id), f"abandon-{live.game.id}")
                 text = t(public_language(None, self.settings.language), "restore.failed")
-                self.spawn(self.announce(channel_id, text), f"announce-{channel_id}")
+                self.edits.call(partial(self.announce, channel_id, text))
                 return None
             if state.id in self.by_id:
                 self._drop_restored_lobby(self.by_id[state.id])
