@@ -4,14 +4,13 @@ restart-safe buttons), syncs the commands."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 
 import discord
 from discord.ext import commands
 
 from .config import Settings
-from .memory import freeze_after_full_collections, stop_freezing
+from .memory import freeze_after_full_collections, freeze_long_lived, stop_freezing
 from .persistence import Persistence
 from .sessions import SessionManager
 from .store import Shards, Store, describe_url, open_store
@@ -82,7 +81,7 @@ class UnoBot(commands.AutoShardedBot):
         await self.sync_commands()
         # Everything loaded so far lives as long as the process: keep it out of the cyclic
         # collector's full passes, which otherwise grow with it and stall clicks.
-        gc.freeze()
+        freeze_long_lived()
         freeze_after_full_collections()  # and so on, for what outlives each full collection
         self.sessions.spawn(self._restore_saved(games, lobbies), "restore")
 
@@ -91,7 +90,7 @@ class UnoBot(commands.AutoShardedBot):
         await self.sessions.restore_saved()
         seconds = asyncio.get_running_loop().time() - started
         log.info("resumed %d live games and %d open lobbies in %.1f s", games, lobbies, seconds)
-        gc.freeze()  # the restored tables live on: out of the full collections too
+        freeze_long_lived()  # the restored tables live on: out of the full collections too
 
     async def sync_commands(self) -> None:
         """Sync to the development guild when one is set (instant), else globally."""

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.memory import freeze_after_full_collections, stop_freezing
+from bot.memory import freeze_after_full_collections, freeze_long_lived, stop_freezing
 
 
 @pytest.fixture(autouse=True)
@@ -41,3 +41,15 @@ def test_installing_twice_adds_one_callback_and_stopping_removes_it() -> None:
     stop_freezing()
     gc.collect()
     assert gc.get_freeze_count() == 0
+
+
+def test_after_freezing_the_long_lived_full_collections_follow_new_survivors_only() -> None:
+    """Frozen with the count of old objects reset, a heap of 600,000 long-lived objects does
+    not hold the next full collection back until 150,000 new ones have survived."""
+    long_lived = [[n] for n in range(600_000)]
+    gc.collect()
+    freeze_long_lived()
+    assert gc.get_freeze_count() >= len(long_lived)
+    before = gc.get_stats()[2]["collections"]
+    survivors = [[n] for n in range(120_000)]
+    assert gc.get_stats()[2]["collections"] > before, len(survivors)
