@@ -87,7 +87,9 @@ class GameSession:
         self.manager = manager
         self.state = state
         self.lock = asyncio.Lock()
-        self.ai_rng = random.Random(secrets.randbits(63))
+        # Made at the first computer player's decision: most tables have none, and a Random
+        # holds 2.5 KB of state (25 MB at 10,000 live games).
+        self._ai_rng: random.Random | None = None
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
@@ -97,6 +99,13 @@ class GameSession:
         )
         self._saved: asyncio.Future[bool] | None = None
         self._shows_closed = False  # the public message says why the session closed
+
+    @property
+    def ai_rng(self) -> random.Random:
+        """The computer players' randomness at this table."""
+        if self._ai_rng is None:
+            self._ai_rng = random.Random(secrets.randbits(63))
+        return self._ai_rng
 
     @property
     def id(self) -> str:

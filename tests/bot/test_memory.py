@@ -7,7 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.memory import freeze_after_full_collections, freeze_long_lived, stop_freezing
+from bot.memory import (
+    FULL_EVERY,
+    freeze_after_full_collections,
+    freeze_long_lived,
+    stop_freezing,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -23,9 +28,13 @@ def fresh_collector() -> Iterator[None]:
 def test_a_full_collection_freezes_what_survived_it() -> None:
     """Objects alive through a full collection are frozen; a young collection freezes nothing."""
     freeze_after_full_collections()
-    survivors = [[n] for n in range(1000)]
-    gc.collect(0)
-    assert gc.get_freeze_count() == 0
+    gc.disable()  # only the collections below: an automatic one could be full
+    try:
+        survivors = [[n] for n in range(1000)]
+        gc.collect(0)
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
     gc.collect()
     assert gc.get_freeze_count() >= len(survivors)
     # Frozen objects are in no generation the collector visits.
@@ -53,3 +62,13 @@ def test_after_freezing_the_long_lived_full_collections_follow_new_survivors_onl
     before = gc.get_stats()[2]["collections"]
     survivors = [[n] for n in range(120_000)]
     assert gc.get_stats()[2]["collections"] > before, len(survivors)
+
+
+def test_freezing_collects_fully_more_often_and_stopping_restores_the_thresholds() -> None:
+    """While freezing, a full collection comes every FULL_EVERY young ones (each is short:
+    only new survivors); stopping puts Python's thresholds back."""
+    before = gc.get_threshold()
+    freeze_after_full_collections()
+    assert gc.get_threshold() == (before[0], before[1], FULL_EVERY)
+    stop_freezing()
+    assert gc.get_threshold() == before
