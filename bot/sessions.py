@@ -52,9 +52,9 @@ CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
 # Seconds a click's answer waits for its save before it goes out anyway (Discord allows 3):
 # a slow or locked store never costs an answer; the change is written when the store is free.
 SAVE_WAIT = 1.5
-SHUTDOWN_SAVE_WAIT = 5.0
+SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to reach the store
 # Seconds of restoring saved tables at start-up between two chances for clicks to be answered.
-RESTORE_SLICE = 0.01  # seconds a shutdown waits for the last changes to reach the store
+RESTORE_SLICE = 0.01
 
 # What a click answers, sent once the session's lock is released and its save is written.
 Answer = Callable[[], Coroutine[Any, Any, None]]
