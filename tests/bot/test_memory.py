@@ -53,15 +53,20 @@ def test_installing_twice_adds_one_callback_and_stopping_removes_it() -> None:
 
 
 def test_after_freezing_the_long_lived_full_collections_follow_new_survivors_only() -> None:
-    """Frozen with the count of old objects reset, a heap of 600,000 long-lived objects does
-    not hold the next full collection back until 150,000 new ones have survived."""
-    long_lived = [[n] for n in range(600_000)]
+    """Frozen with the count of old objects reset, a heap of 200,000 long-lived objects does
+    not hold the next full collection back until 50,000 new ones have survived."""
+    threshold = gc.get_threshold()
+    long_lived = [[n] for n in range(200_000)]
     gc.collect()
     freeze_long_lived()
     assert gc.get_freeze_count() >= len(long_lived)
-    before = gc.get_stats()[2]["collections"]
-    survivors = [[n] for n in range(120_000)]
-    assert gc.get_stats()[2]["collections"] > before, len(survivors)
+    gc.set_threshold(threshold[0], threshold[1], 1)  # a full collection as soon as allowed
+    try:
+        before = gc.get_stats()[2]["collections"]
+        survivors = [[n] for n in range(30_000)]
+        assert gc.get_stats()[2]["collections"] > before, len(survivors)
+    finally:
+        gc.set_threshold(*threshold)
 
 
 def test_freezing_collects_fully_more_often_and_stopping_restores_the_thresholds() -> None:
