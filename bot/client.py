@@ -3,14 +3,14 @@ restart-safe buttons), syncs the commands."""
 
 from __future__ import annotations
 
-import gc
+import asyncio
 import logging
 
 import discord
 from discord.ext import commands
 
 from .config import Settings
-from .memory import freeze_after_full_collections, stop_freezing
+from .memory import freeze_after_full_collections, freeze_long_lived, stop_freezing
 from .persistence import Persistence
 from .sessions import SessionManager
 from .store import Shards, Store, describe_url, open_store
@@ -74,15 +74,26 @@ class UnoBot(commands.AutoShardedBot):
         self.sessions.servers.store = self._store
         kept = await self.sessions.servers.load_all()
         log.info("%d servers have settings of their own", kept)
-        games, lobbies = await self.sessions.restore(persistence)
-        log.info("resumed %d live games and %d open lobbies", games, lobbies)
+        # Only the rows are read here; the tables come back in the background once the bot is
+        # connected, so clicks are answered from the start (one on a table not back yet
+        # restores that table first).
+        games, lobbies = await self.sessions.read_saved(persistence)
+        log.info("resuming %d live games and %d open lobbies", games, lobbies)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
         # Everything loaded so far lives as long as the process: keep it out of the cyclic
         # collector's full passes, which otherwise grow with it and stall clicks.
-        gc.freeze()
+        freeze_long_lived()
         freeze_after_full_collections()  # and so on, for what outlives each full collection
+        self.sessions.spawn(self._restore_saved(games, lobbies), "restore")
+
+    async def _restore_saved(self, games: int, lobbies: int) -> None:
+        started = asyncio.get_running_loop().time()
+        await self.sessions.restore_saved()
+        seconds = asyncio.get_running_loop().time() - started
+        log.info("resumed %d live games and %d open lobbies in %.1f s", games, lobbies, seconds)
+        freeze_long_lived()  # the restored tables live on: out of the full collections too
 
     async def sync_commands(self) -> None:
         """Sync to the development guild when one is set (instant), else globally."""

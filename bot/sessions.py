@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import random
 import secrets
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
+from functools import partial
 from typing import Any, NoReturn, Protocol
 
 import discord
@@ -38,6 +40,7 @@ from bot.engine.players import Difficulty
 from bot.persistence import Persistence
 from bot.server_settings import ServerSettings, Timers
 from bot.servers import ServerSettingsBook
+from bot.store import LiveGame, SavedLobby
 from bot.table import Seat, TableError, TableState
 from bot.thinking import Thinker
 from bot.ui import render, words
@@ -52,6 +55,8 @@ CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
 # a slow or locked store never costs an answer; the change is written when the store is free.
 SAVE_WAIT = 1.5
 SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to reach the store
+# Seconds of restoring saved tables at start-up between two chances for clicks to be answered.
+RESTORE_SLICE = 0.01
 
 # What a click answers, sent once the session's lock is released and its save is written.
 Answer = Callable[[], Coroutine[Any, Any, None]]
@@ -84,7 +89,9 @@ class GameSession:
         self.manager = manager
         self.state = state
         self.lock = asyncio.Lock()
-        self.ai_rng = random.Random(secrets.randbits(63))
+        # Made at the first computer player's decision: most tables have none, and a Random
+        # holds 2.5 KB of state (25 MB at 10,000 live games).
+        self._ai_rng: random.Random | None = None
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
@@ -93,6 +100,14 @@ class GameSession:
             t(self.lang, "closed.title"), t(self.lang, "closed.over")
         )
         self._saved: asyncio.Future[bool] | None = None
+        self._shows_closed = False  # the public message says why the session closed
+
+    @property
+    def ai_rng(self) -> random.Random:
+        """The computer players' randomness at this table."""
+        if self._ai_rng is None:
+            self._ai_rng = random.Random(secrets.randbits(63))
+        return self._ai_rng
 
     @property
     def id(self) -> str:
@@ -226,7 +241,12 @@ class GameSession:
     async def _flush_table(self) -> None:
         # Drawn when the budget sends it, so it shows every change made until then.
         if self.state.message_id is not None:
-            await self._edit_public(self.render_public())
+            await self._edit_public(self._public_now())
+
+    def _public_now(self) -> render.Rendered:
+        """What the public message should show: why the session closed, once that is shown,
+        else the lobby or table."""
+        return self._closed_render if self._shows_closed else self.render_public()
 
     async def _edit_public(self, shown: render.Rendered) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
@@ -238,15 +258,27 @@ class GameSession:
                 content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=mentions
             )
         except discord.NotFound:
-            # Someone deleted the table: post a new one rather than lose the game.
-            view = shown.view or discord.ui.View()
-            message = await channel.send(
-                content=shown.content, embed=shown.embed, view=view, allowed_mentions=mentions
-            )
-            self.state.message_id = message.id
-            self.saving()
+            # Someone deleted the table: post a new one (a request of its own, so within the
+            # budget too) rather than lose the game.
+            self.state.message_id = None
+            self.manager.edits.call(self._post_public)
         except discord.HTTPException as exc:
             log.warning("session %s: table edit failed: %s", self.id, exc)
+
+    async def _post_public(self) -> None:
+        """Post the public message anew (drawn now), where the old one was deleted."""
+        if self.state.message_id is not None:
+            return  # posted meanwhile
+        shown = self._public_now()
+        channel = self.manager.bot.get_partial_messageable(self.channel_id)
+        message = await channel.send(
+            content=shown.content,
+            embed=shown.embed,
+            view=shown.view or discord.ui.View(),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        self.state.message_id = message.id
+        self.saving()
 
     # ------------------------------------------------------------------ saving
 
@@ -577,7 +609,8 @@ class GameSession:
         reminder = self.turn_reminder
         if 0 < reminder < timeout:
             await asyncio.sleep(reminder)
-            self.manager.spawn(self._remind(serial, timeout - reminder), f"remind-{self.id}")
+            # Sent within the bot's budget of REST calls, drawn when it goes out.
+            self.manager.edits.call(partial(self._remind, serial, deadline))
         await asyncio.sleep(max(0.0, deadline - loop.time()))
         async with self.lock:
             player = self._turn_due(serial)
@@ -592,12 +625,14 @@ class GameSession:
             self._record(self.state.timed_out(player, events), None, turn_move=True)
             self.saving()
 
-    async def _remind(self, serial: int, left: float) -> None:
-        """Ping the person whose turn it still is, in a message of its own: Discord does not
-        notify for a mention added to the table by an edit."""
+    async def _remind(self, serial: int, deadline: float) -> None:
+        """Ping the person whose turn it still is (it ends at loop time ``deadline``), in a
+        message of its own: Discord does not notify for a mention added to the table by an
+        edit."""
         player = self._turn_due(serial)
         seat = None if player is None else self.state.seat_of_player(player)
-        if seat is None or seat.user_id is None or self.state.reminder_id:
+        left = deadline - asyncio.get_running_loop().time()
+        if seat is None or seat.user_id is None or self.state.reminder_id or left <= 0:
             return
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         text = t(
@@ -618,7 +653,7 @@ class GameSession:
         async with self.lock:
             if self._turn_due(serial) != player or self.state.reminder_id is not None:
                 # The turn ended while the reminder was on its way.
-                self.manager.spawn(self._delete_message(message.id), f"unremind-{self.id}")
+                self._delete_message(message.id)
                 return
             self.state.reminder_id = message.id
             # Saved, so a restart in the middle of the turn still deletes it.
@@ -630,9 +665,13 @@ class GameSession:
         if message_id is None:
             return
         self.state.reminder_id = None
-        self.manager.spawn(self._delete_message(message_id), f"unremind-{self.id}")
+        self._delete_message(message_id)
 
-    async def _delete_message(self, message_id: int) -> None:
+    def _delete_message(self, message_id: int) -> None:
+        """Delete one of the session's messages soon, within the bot's budget."""
+        self.manager.edits.call(partial(self._send_delete, message_id))
+
+    async def _send_delete(self, message_id: int) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         try:
             await channel.get_partial_message(message_id).delete()
@@ -663,8 +702,9 @@ class GameSession:
 
     async def show_closed(self, interaction: Interaction | None = None) -> None:
         """Show why the session closed on its public message (in place when clicked there)."""
+        self._shows_closed = True
         if interaction is None:
-            await self._edit_public(self._closed_render)
+            self.request_table_update()  # within the budget, like every table edit
         else:
             await edit_in_place(
                 interaction, content=None, embed=self._closed_render.embed, view=None
@@ -731,6 +771,9 @@ class SessionManager:
         self.settings = settings
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
+        # Rows read at start-up and not restored yet, by channel, the newest saved last.
+        self._unrestored_games: dict[int, LiveGame] = {}
+        self._unrestored_lobbies: dict[int, SavedLobby] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         # Installed by the bot once the store is open; without it nothing is saved.
         self.persistence: Persistence | None = None
@@ -831,27 +874,104 @@ class SessionManager:
         self.by_channel[session.channel_id] = session
         self.by_id[session.id] = session
 
-    async def restore(self, persistence: Persistence) -> tuple[int, int]:
-        """Bring back the live games, then the open lobbies; returns how many of each."""
-        games = await persistence.restore()
-        for state in games.tables:
+    async def read_saved(self, persistence: Persistence) -> tuple[int, int]:
+        """Read every saved game and lobby (restored later by ``restore_saved``, or at once
+        when its channel is used); returns how many of each.
+
+        A lobby saved for a channel that has a live game lost the channel to it: dropped.
+        """
+        saved = await persistence.read_saved()
+        # The most recently saved games first: the likeliest to be clicked soon.
+        games = sorted(saved.games, key=lambda live: live.saved_at or live.game.updated_at)
+        for live in games:
+            self._unrestored_games[live.game.channel_id] = live
+        for row in saved.lobbies:
+            if row.channel_id in self._unrestored_games:
+                log.warning(
+                    "lobby %s dropped: a live game holds its channel %s",
+                    row.session_id,
+                    row.channel_id,
+                )
+                await persistence.forget_lobby(row.channel_id, row.session_id)
+            else:
+                self._unrestored_lobbies[row.channel_id] = row
+        return len(self._unrestored_games), len(self._unrestored_lobbies)
+
+    @property
+    def restoring(self) -> bool:
+        """Some saved game or lobby read at start-up is not restored yet."""
+        return bool(self._unrestored_games or self._unrestored_lobbies)
+
+    async def restore_saved(self, slice_seconds: float = RESTORE_SLICE) -> None:
+        """Restore every saved game, then every lobby, still waiting, giving the event loop
+        back every ``slice_seconds``: clicks are answered while thousands of tables come back
+        (a click on a table not back yet restores that one first, see ``in_channel``)."""
+        loop = asyncio.get_running_loop()
+        for pending in (self._unrestored_games, self._unrestored_lobbies):
+            until = loop.time() + slice_seconds
+            while pending:
+                # Newest first: dicts pop their last-inserted item.
+                channel_id = next(reversed(pending))
+                self._restore_channel(channel_id)
+                if loop.time() >= until:
+                    # The tables just restored live on: out of every later collection (a
+                    # full one through thousands of them stalls clicks for 100 ms and more).
+                    gc.freeze()
+                    await asyncio.sleep(0)
+                    until = loop.time() + slice_seconds
+
+    def in_channel(self, channel_id: int | None) -> GameSession | None:
+        """The channel's session, restoring it first if start-up has not got to it yet."""
+        if channel_id is None:
+            return None
+        session = self.by_channel.get(channel_id)
+        if session is None and self.restoring:
+            session = self._restore_channel(channel_id)
+        return session
+
+    def _restore_channel(self, channel_id: int) -> GameSession | None:
+        """Bring back the channel's saved game, else its saved lobby, if either waits."""
+        persistence = self.persistence
+        assert persistence is not None, "read_saved comes first"
+        live = self._unrestored_games.pop(channel_id, None)
+        if live is not None:
+            state = persistence.restore_game(live)
+            if state is None:
+                self.spawn(persistence.abandon(live.game.id), f"abandon-{live.game.id}")
+                text = t(public_language(None, self.settings.language), "restore.failed")
+                self.edits.call(partial(self.announce, channel_id, text))
+                return None
+            if state.id in self.by_id:
+                self._drop_restored_lobby(self.by_id[state.id])
             session = GameSession(self, state)
             self.register(session)
             session.resume()
-        for channel_id in games.lost_channels:
+            return session
+        row = self._unrestored_lobbies.pop(channel_id, None)
+        if row is None:
+            return None
+        state = None if row.session_id in self.by_id else persistence.restore_lobby(row)
+        if state is None:
+            # Unreadable, or its id belongs to a live game already back.
             self.spawn(
-                self.announce(
-                    channel_id, t(public_language(None, self.settings.language), "restore.failed")
-                ),
-                f"announce-{channel_id}",
+                persistence.forget_lobby(row.channel_id, row.session_id), f"unlobby-{channel_id}"
             )
-        # After the games: a lobby saved for a channel that has a live game is dropped.
-        lobbies = await persistence.restore_lobbies(set(self.by_channel), set(self.by_id))
-        for state in lobbies:
-            session = GameSession(self, state)
-            self.register(session)
-            session.resume_lobby()
-        return len(games.tables), len(lobbies)
+            return None
+        session = GameSession(self, state)
+        self.register(session)
+        session.resume_lobby()
+        return session
+
+    def _drop_restored_lobby(self, lobby: GameSession) -> None:
+        """A live game restored after a lobby (in another channel) that carries its id: the
+        game keeps the id, the lobby row goes (the order of a full restore would have dropped
+        it)."""
+        log.warning("lobby %s dropped: a live game has its id", lobby.id)
+        lobby.stop_timers()
+        self.by_channel.pop(lobby.channel_id, None)
+        self.by_id.pop(lobby.id, None)
+        if self.persistence is not None:
+            self.persistence.finished(lobby.state)
 
     async def announce(self, channel_id: int, text: str) -> None:
         """Post a short notice in a channel (used when a game cannot be resumed)."""
@@ -871,6 +991,8 @@ class SessionManager:
 
     async def click(self, interaction: Interaction, click: Click) -> None:
         """Route a button click to its session; always answer (see ``run``)."""
+        if self.restoring:
+            self.in_channel(interaction.channel_id)  # a table not back yet comes back first
         session = self.by_id.get(click.session)
         if session is None or session.channel_id != interaction.channel_id:
             await reply(interaction, t(self.reader(interaction), STALE_CLICK))
@@ -928,6 +1050,9 @@ class SessionManager:
     async def shutdown(self) -> None:
         """Let in-flight clicks finish, stop every timer and the thinking thread, then give
         the store a moment to take the last changes."""
+        # Nothing more comes back (the restore task is cancelled with the others below).
+        self._unrestored_games.clear()
+        self._unrestored_lobbies.clear()
         for session in list(self.by_id.values()):
             await session.shutdown()
         await self.edits.stop()

@@ -128,9 +128,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         await self.bot.tree.set_translator(None)
 
     def _session(self, interaction: Interaction) -> GameSession | None:
-        if interaction.channel_id is None:
-            return None
-        return self.sessions.by_channel.get(interaction.channel_id)
+        # During start-up's restore, the channel's saved table comes back first.
+        return self.sessions.in_channel(interaction.channel_id)
 
     def _reader(self, interaction: Interaction) -> Lang:
         """The language of a private answer to ``interaction``."""

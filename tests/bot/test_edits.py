@@ -146,6 +146,32 @@ async def test_the_rate_is_never_exceeded_and_every_last_change_is_shown() -> No
     await budget.stop()
 
 
+async def test_one_off_calls_share_the_rate_and_go_before_waiting_edits() -> None:
+    """Reminders, deletes and new messages (one-off calls) are never merged, go before the
+    table edits waiting with them, and count in the same rate."""
+    seen = Recorder()
+    budget = EditBudget(rate=2, per=PER, min_interval=0.0, on_start=seen.on_start)
+    budget.request("w", seen.edit("w"))  # takes a slot: the rest must wait their turn
+    await asyncio.sleep(PER / 10)
+    for key in ("a", "b", "c"):
+        budget.request(key, seen.edit(key))
+    for number in range(4):
+        budget.call(seen.edit(None, f"call {number}"))
+    assert budget.queued_calls == 4
+    while budget.queued_calls or budget.pending or budget.in_flight:
+        await drain(budget)
+    assert [label or key for key, label in seen.done] == [
+        "w",
+        *(f"call {number}" for number in range(4)),
+        "a",
+        "b",
+        "c",
+    ]
+    assert [key for key, _ in seen.starts].count(None) == 4
+    assert most_in_any_window([time for _, time in seen.starts], PER) <= 2
+    await budget.stop()
+
+
 async def test_two_processes_sharing_the_total_stay_under_it_together() -> None:
     """Two processes of two shards each, each budget its shards' share of the total, never
     exceed the total together."""
