@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
@@ -11,6 +12,7 @@ from bot.memory import (
     FULL_EVERY,
     freeze_after_full_collections,
     freeze_long_lived,
+    reclaim_frozen,
     stop_freezing,
 )
 
@@ -77,3 +79,25 @@ def test_freezing_collects_fully_more_often_and_stopping_restores_the_thresholds
     assert gc.get_threshold() == (before[0], before[1], FULL_EVERY)
     stop_freezing()
     assert gc.get_threshold() == before
+
+
+def test_reclaiming_frees_the_cyclic_garbage_that_freezing_kept() -> None:
+    """A cycle that dies after it was frozen stays until a reclaim, which frees it and keeps
+    the living frozen."""
+
+    class Node:
+        pass
+
+    living = [[n] for n in range(1000)]
+    cycles = [Node() for _ in range(500)]
+    for node in cycles:
+        node.self = node  # type: ignore[attr-defined]
+    freeze_long_lived()
+    witness = [weakref.ref(node) for node in cycles]
+    del cycles, node
+    gc.collect()
+    assert all(ref() is not None for ref in witness)  # frozen: no collection frees them
+    assert reclaim_frozen() >= 500
+    assert all(ref() is None for ref in witness)
+    visited = {id(obj) for obj in gc.get_objects()}
+    assert not any(id(item) in visited for item in living)  # the living are frozen again
