@@ -134,6 +134,9 @@ class UnoBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Answer the clicks in flight, stop the timers, then disconnect."""
+        if self._stopping is not None and self._stopping is not asyncio.current_task():
+            await asyncio.shield(self._stopping)  # already stopping: its shards were taken
+            return
         await self.sessions.shutdown()
         stop_freezing()
         await super().close()

@@ -499,6 +499,7 @@ def accepting_discord() -> Iterator[str]:
         server.server_close()
 
 
+@pytest.mark.slow
 def test_a_second_process_on_a_running_shard_is_one_line_naming_shard_ids(
     folder: Path, accepting_discord: str
 ) -> None:

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 LEASE_TIMEOUT = 30.0
 """Seconds by default before a silent holder counts as dead, and a claim stops waiting."""
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for the server to accept the lease's connection."""
 
 # First key of the two-key advisory locks that stand for shard leases (the second is the id).
 SHARD_LOCK = 0x756E6F73  # "unos"
@@ -116,7 +118,7 @@ async def _connect(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connecti
 async def _open(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
     return await asyncpg.connect(
         dsn,
-        timeout=min(timeout, 10.0),
+        timeout=CONNECT_TIMEOUT,
         server_settings={
             **keepalive_settings(timeout),
             # Names the holder in pg_stat_activity, for whoever looks into a refused start.
@@ -238,13 +240,16 @@ class ShardLease:
 
     async def _regain(self) -> None:
         what = describe_shards(self.shards)
-        log.warning("the database connection holding %s was lost; taking them again", what)
+        log.warning(
+            "lost the database connection that holds %s; playing on and taking the lease again",
+            what,
+        )
         delay = 0.5
         try:
             while True:
                 try:
                     connection = await _connect(self.dsn, self.shards, self.timeout)
-                except (OSError, asyncpg.PostgresError) as error:
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
                     log.debug("shard lease: cannot reconnect yet: %s", error)
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 5.0)
@@ -268,7 +273,7 @@ class ShardLease:
                     return
                 self.connection = connection
                 self._watch(connection)
-                log.warning("holding %s again", what)
+                log.warning("holding the lease on %s again", what)
                 return
         finally:
             self.regaining = None

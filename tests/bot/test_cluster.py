@@ -21,8 +21,14 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine.snapshot import dump_state
 from bot.store import Shards, ShardTakenError, Store, StoreIOError
-from tests.store.conftest import create_database, drop_database, require_postgres
-from tests.store.test_shards import end_session_of, someone_waits_for_a_shard
+from tests.store.conftest import (
+    create_database,
+    drop_database,
+    end_session_of,
+    require_postgres,
+    someone_waits_for_a_shard,
+    until,
+)
 
 from .conftest import World, make_settings
 from .driver import Table, buttons, embed_text, rig
@@ -44,7 +50,9 @@ class Cluster:
             db_url=self.url,
             shard_count=2,
             shard_ids=shard_ids,
-            shard_lease_timeout=1.0,
+            # A replacement waits up to this for a killed process's lease to end (the server
+            # ends it within milliseconds; the margin is for a loaded test machine).
+            shard_lease_timeout=5.0,
             **overrides,
         )
 
@@ -118,6 +126,7 @@ async def refused(url: str, shard: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 async def test_a_killed_process_is_replaced_and_its_game_goes_on(
     simcord_env: Any, cluster: Cluster
 ) -> None:
@@ -165,6 +174,7 @@ async def test_a_killed_process_is_replaced_and_its_game_goes_on(
     assert dump_state(second.sessions.by_channel[there.channel.id].state.game) == other_game  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 async def test_every_process_answers_leaderboard_and_stats_the_same(
     simcord_env: Any, cluster: Cluster
 ) -> None:
@@ -196,6 +206,7 @@ async def test_every_process_answers_leaderboard_and_stats_the_same(
     assert "150" in board and "150" in stats and stats == own
 
 
+@pytest.mark.slow
 async def test_a_process_restores_only_its_own_shards_games_and_lobbies(
     simcord_env: Any, cluster: Cluster
 ) -> None:
@@ -239,6 +250,7 @@ async def test_a_shard_taken_while_the_lease_was_down_stops_the_process(
     store = bot.store
     lease = store.lease
     assert lease is not None
+    lease.timeout = 1.0  # how long the lease waits for its shard once reconnected
     newer = await Store.open_postgres(cluster.url)
     try:
         taking = asyncio.create_task(
@@ -248,7 +260,10 @@ async def test_a_shard_taken_while_the_lease_was_down_stops_the_process(
         caplog.set_level(logging.ERROR, logger="bot.client")
         await end_session_of(lease.connection, cluster.url)
         await asyncio.wait_for(taking, 10.0)
-        await env.advance_time(2)  # the lease waits up to shard_lease_timeout for the shard
+        # The lease notices, reconnects, waits up to shard_lease_timeout for the shard.
+        await until(lambda: lease.lost is not None)  # within lease.timeout, set above
+        assert bot._stopping is not None
+        await asyncio.wait_for(asyncio.shield(bot._stopping), 10.0)
         reason = (
             "shard 0 of 2 was taken over by another bot process while this one's database "
             "connection was down"

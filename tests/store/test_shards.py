@@ -8,10 +8,8 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-import asyncpg
 import pytest
 from pydantic import ValidationError
 
@@ -19,7 +17,7 @@ from bot.config import Settings
 from bot.store import Shards, ShardTakenError, Store, StoreIOError
 from bot.store.shards import ShardLease
 
-from .conftest import TEST_POOL
+from .conftest import TEST_POOL, end_session_of, someone_waits_for_a_shard, until
 from .factories import ANNA, BEN, new_game
 
 HOLDER = Path(__file__).with_name("lease_holder.py")
@@ -94,40 +92,7 @@ def lease_of(store: Store) -> ShardLease:
     return store.lease
 
 
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait (up to 5 s) for something the lease does in the background."""
-    for _ in range(500):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the lease never got there")
-
-
-async def someone_waits_for_a_shard(url: str) -> None:
-    """Return once a session waits on the server for a shard lock another one holds."""
-    admin = await asyncpg.connect(url)
-    try:
-        for _ in range(500):
-            if await admin.fetchval(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-            ):
-                return
-            await asyncio.sleep(0.01)
-    finally:
-        await admin.close()
-    raise AssertionError("no claim ever waited for the shard")
-
-
-async def end_session_of(connection: asyncpg.Connection, url: str) -> None:
-    """End a connection's session on the server, as a database restart or a dropped link
-    does: the client only learns of it from the closed socket."""
-    admin = await asyncpg.connect(url)
-    try:
-        assert await admin.fetchval("SELECT pg_terminate_backend($1)", connection.get_server_pid())
-    finally:
-        await admin.close()
-
-
+@pytest.mark.slow
 async def test_a_killed_processs_shard_is_taken_by_its_replacement(
     pg_store: Store, shared_pg_url: str
 ) -> None:
@@ -208,8 +173,9 @@ async def test_a_dropped_lease_connection_takes_its_shards_again(
     await until(lambda: lease.connection is not first and lease.held)
     assert lost == []
     assert [record.getMessage() for record in caplog.records] == [
-        "the database connection holding shard 1 of 2 was lost; taking them again",
-        "holding shard 1 of 2 again",
+        "lost the database connection that holds shard 1 of 2; playing on and taking the "
+        "lease again",
+        "holding the lease on shard 1 of 2 again",
     ]
     other = await Store.open_postgres(shared_pg_url, TEST_POOL)
     try:
