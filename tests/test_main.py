@@ -25,10 +25,12 @@ from pathlib import Path
 
 import pytest
 
+import bot.__main__ as bot_main
+from bot.preflight import StartupError
 from bot.store import Shards, Store
 from bot.store.migrate import LATEST_VERSION
 
-from .bot.conftest import FAKE_TOKEN
+from .bot.conftest import FAKE_TOKEN, make_settings
 from .store.conftest import create_database, drop_database, require_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -536,3 +538,37 @@ def test_a_second_process_on_a_running_shard_is_one_line_naming_shard_ids(
         "unoflip: UNO_SHARD_IDS: shard 2 of 4 is already run by another bot process on this "
         "database; stop it or start this one with other shard_ids"
     )
+
+
+def test_a_process_whose_shards_were_taken_exits_1_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stopped itself because another process took one of its shards while its lease
+    was down (tests/bot/test_cluster.py): run() ends with that reason, naming shard_ids, and
+    status 1, so a restart policy may start it again (to wait for its shards, or refuse)."""
+    monkeypatch.setenv("UNO_CONFIG", str(tmp_path / "absent.toml"))
+    reason = (
+        "shard 0 of 2 was taken over by another bot process while this one's database "
+        "connection was down"
+    )
+
+    class StoppedBot:
+        """What log_in returned: a bot that has just closed itself for that reason."""
+
+        shards_lost = reason
+
+        async def connect(self) -> None:
+            """Returns at once: the bot closed."""
+
+        async def close(self) -> None:
+            """Already closed."""
+
+    async def logged_in(settings: object, stop: object) -> StoppedBot:
+        return StoppedBot()
+
+    monkeypatch.setattr(bot_main, "log_in", logged_in)
+    settings = make_settings(tmp_path, shard_count=2, shard_ids="0")
+    with pytest.raises(StartupError) as stopped:
+        asyncio.run(bot_main.run(settings))
+    assert stopped.value.status == 1
+    assert str(stopped.value) == f"UNO_SHARD_IDS: {reason}"
