@@ -123,7 +123,8 @@ class UnoBot(commands.AutoShardedBot):
             log.info("invite link: %s", invite_url(self.application_id))
 
     def health(self) -> dict[str, bool]:
-        """What the heartbeat reports: ready, every gateway shard connected, store open."""
+        """What the heartbeat reports: ready, every gateway shard connected, store open (and
+        in a shard cluster, its lease on this process's shards held)."""
         shards = self.shards.values()
         return {
             "ready": self.is_ready() and not self.is_closed(),

@@ -93,7 +93,9 @@ def _keep_alive(connection: asyncpg.Connection, timeout: float) -> None:
     asyncpg then reports the connection lost (Linux socket options; elsewhere the server's
     keepalives still free the shards, and a lost link shows at the next query)."""
     # asyncpg offers no client keepalive setting; its transport's socket is asyncio's own.
-    sock = connection._transport.get_extra_info("socket")
+    # Should a later asyncpg hide it, the server's keepalives still do the important half.
+    transport = getattr(connection, "_transport", None)
+    sock = transport.get_extra_info("socket") if transport is not None else None
     if sock is None or sock.family == socket.AF_UNIX:
         return  # a local socket has no link to lose
     settings = keepalive_settings(timeout)
