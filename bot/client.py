@@ -57,6 +57,9 @@ class UnoBot(commands.AutoShardedBot):
         self.sessions = SessionManager(self, settings)
         self._store: Store | None = None
         self._invite_logged = False
+        # Why this process stopped serving its shards (another process took one), or None.
+        self.shards_lost: str | None = None
+        self._stopping: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -72,7 +75,12 @@ class UnoBot(commands.AutoShardedBot):
         log.info("store open: %s", describe_url(url))
         if self.settings.shard_count and self.settings.shard_id_list is not None:
             shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
-            await self._store.claim_shards(shards)  # ShardTakenError: another process runs them
+            # ShardTakenError: another process runs them.
+            await self._store.claim_shards(
+                shards,
+                lease_timeout=self.settings.shard_lease_timeout,
+                on_lost=self._shards_taken,
+            )
             log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
         persistence = Persistence(self._store)
         self.sessions.persistence = persistence
@@ -112,6 +120,16 @@ class UnoBot(commands.AutoShardedBot):
             seconds = asyncio.get_running_loop().time() - started
             log.info("reclaimed %d frozen objects in %.0f ms", freed, seconds * 1000)
 
+    def _shards_taken(self, reason: str) -> None:
+        """Another process took one of our shards while the lease was down: it restored
+        their games from the database, so this process must not serve or save them again.
+        The store already refuses writes; stop, and ``python -m bot`` exits with the reason."""
+        log.error("%s; this process stops and saves nothing more", reason)
+        self.shards_lost = reason
+        self._stopping = asyncio.get_running_loop().create_task(
+            self.close(), name="stop-after-shards-lost"
+        )
+
     async def sync_commands(self) -> None:
         """Sync to the development guild when one is set (instant), else globally."""
         if self.settings.guild_id is not None:
@@ -135,16 +153,21 @@ class UnoBot(commands.AutoShardedBot):
             log.info("invite link: %s", invite_url(self.application_id))
 
     def health(self) -> dict[str, bool]:
-        """What the heartbeat reports: ready, every gateway shard connected, store open."""
+        """What the heartbeat reports: ready, every gateway shard connected, store open (and
+        in a shard cluster, its lease on this process's shards held)."""
         shards = self.shards.values()
         return {
             "ready": self.is_ready() and not self.is_closed(),
             "gateway": bool(shards) and not any(shard.is_closed() for shard in shards),
-            "store": self._store is not None,
+            "store": self._store is not None
+            and (self._store.lease is None or self._store.lease.held),
         }
 
     async def close(self) -> None:
         """Answer the clicks in flight, stop the timers, then disconnect."""
+        if self._stopping is not None and self._stopping is not asyncio.current_task():
+            await asyncio.shield(self._stopping)  # already stopping: its shards were taken
+            return
         await self.sessions.shutdown()
         stop_freezing()
         await super().close()

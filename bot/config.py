@@ -93,6 +93,10 @@ class Settings(BaseSettings):
             raise ValueError(f"shard ids must be below shard_count ({count})")
         return value
 
+    # On PostgreSQL: seconds before the server counts a silent holder of a shard as dead, and
+    # how long a starting process waits for a shard whose holder just died before refusing.
+    shard_lease_timeout: float = Field(default=30.0, ge=1.0, le=600.0)
+
     @property
     def shard_id_list(self) -> list[int] | None:
         """The shard ids this process runs, or None when it runs them all."""

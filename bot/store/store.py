@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, Literal
 
@@ -19,7 +20,7 @@ from .repositories import (
     SnapshotRepository,
     StandingsRepository,
 )
-from .shards import ShardLease, Shards
+from .shards import LEASE_TIMEOUT, ShardLease, Shards
 
 B = TypeVar("B", bound=Backend, default=Any)
 
@@ -47,16 +48,39 @@ class Store(Generic[B]):
         self.server_settings = ServerSettingsRepository(database)
         self._lease: ShardLease | None = None
 
-    async def claim_shards(self, shards: Shards) -> None:
+    async def claim_shards(
+        self,
+        shards: Shards,
+        *,
+        lease_timeout: float = LEASE_TIMEOUT,
+        on_lost: Callable[[str], None] | None = None,
+    ) -> None:
         """Run as the process of ``shards``: restore only their servers' games and lobbies.
 
-        On PostgreSQL, holds a lease on each shard until close; ShardTakenError if another
-        live process holds one. A SQLite file serves one process, so it needs no lease.
+        On PostgreSQL, holds a lease on each shard until close, waiting up to
+        ``lease_timeout`` s for a shard whose holder just died; ShardTakenError if another
+        live process holds one. If the lease's connection drops and another process takes a
+        shard before it is back, the store refuses every later write and ``on_lost`` hears
+        why. A SQLite file serves one process, so it needs no lease.
         """
-        if isinstance(self.database, PostgresDatabase):
-            self._lease = await ShardLease.acquire(self.database.dsn, shards)
+        database = self.database
+        if isinstance(database, PostgresDatabase):
+
+            def taken(reason: str) -> None:
+                database.fence(reason)
+                if on_lost is not None:
+                    on_lost(reason)
+
+            self._lease = await ShardLease.acquire(
+                database.dsn, shards, timeout=lease_timeout, on_taken=taken
+            )
         self.snapshots.shards = shards
         self.lobbies.shards = shards
+
+    @property
+    def lease(self) -> ShardLease | None:
+        """The shard lease this process holds on PostgreSQL, if it claimed shards there."""
+        return self._lease
 
     @classmethod
     async def open(
