@@ -36,6 +36,8 @@ TOKEN_ENV = "DISCORD_TOKEN"
 # One range for the turn timer, whether it comes from the settings or a game's own option.
 TURN_TIMEOUT_MIN = 15
 TURN_TIMEOUT_MAX = 600
+# The card art's palettes: the usual colours, or Okabe & Ito's for colour-vision deficiencies.
+PaletteName = Literal["standard", "colour_blind"]
 
 
 def _shard_list(spec: str) -> list[int]:
@@ -116,6 +118,11 @@ class Settings(BaseSettings):
         if ids is not None and count is not None and value * len(_shard_list(ids)) < count:
             raise ValueError(f"leaves the shards of this process (of {count}) no edit a second")
         return value
+
+    # The public table's picture (false: a text-only table) and the card art's palette; each
+    # game can choose otherwise with its start options.
+    pictures: bool = True
+    palette: PaletteName = "standard"
 
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
     ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)

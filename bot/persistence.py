@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
+from bot.config import PaletteName
 from bot.engine import Game, Phase, RuleSet, dumps, loads
 from bot.engine.players import Difficulty
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
@@ -61,6 +62,9 @@ class TableSnapshot(BaseModel):
     message_id: int | None
     # The public messages' language, chosen when the lobby opened (older saves: English).
     language: str = "en"
+    # The table picture and its palette (older saves: the defaults).
+    pictures: bool = True
+    palette: PaletteName = "standard"
 
 
 class SessionSnapshot(TableSnapshot):
@@ -96,6 +100,8 @@ def _table_fields(table: TableState) -> dict[str, Any]:
         "seats": [SeatSnapshot(player_id=s.player_id, name=s.name, ai=s.ai) for s in table.seats],
         "message_id": table.message_id,
         "language": table.language,
+        "pictures": table.pictures,
+        "palette": table.palette,
     }
 
 
@@ -502,6 +508,8 @@ def _table_from_saved(saved: TableSnapshot, idle_until: datetime) -> TableState:
     table.ai_takeover = saved.ai_takeover
     table.message_id = saved.message_id
     table.language = saved.language
+    table.pictures = saved.pictures
+    table.palette = saved.palette
     return table
 
 

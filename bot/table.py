@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.config import PaletteName
 from bot.engine import Face, Game, Move, Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
@@ -97,6 +98,10 @@ class TableState:
         # The language of the public messages (a catalog code), chosen when the lobby opens
         # and saved with the table, so a restored game keeps it.
         self.language = "en"
+        # How the public table looks: with its picture (or text only), and the card art's
+        # palette ("standard" or "colour_blind"); chosen when the lobby opens, saved with it.
+        self.pictures = True
+        self.palette: PaletteName = "standard"
         self._names: dict[str, str] = {host.player_id: host.name}
 
     # ------------------------------------------------------------------ facts

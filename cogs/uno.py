@@ -12,7 +12,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot.client import UnoBot
-from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
+from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
@@ -35,6 +35,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "scoring": get_args(Scoring),
     "edition": get_args(Edition),
     "ai_difficulty": get_args(Difficulty),
+    "palette": get_args(PaletteName),
 }
 # The house rules' on/off options, as RuleSet defines them.
 FLAGS = tuple(name for name, field in RuleSet.model_fields.items() if field.annotation is bool)
@@ -59,11 +60,15 @@ def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> s
     if not _whole_in(lobby.ai, 0, MAX_AI):
         return t(lang, "options.whole_number", option="ai", min=0, max=MAX_AI)
     chosen = {**options, "ai_difficulty": lobby.ai_difficulty}
+    if lobby.palette is not None:
+        chosen["palette"] = lobby.palette
     for option, allowed in CHOICES.items():
         if option in chosen and chosen[option] not in allowed:
             return t(lang, "options.one_of", option=option, allowed=", ".join(allowed))
     flags = {name: options[name] for name in FLAGS if name in options}
     flags["ai_takeover"] = lobby.ai_takeover
+    if lobby.pictures is not None:
+        flags["pictures"] = lobby.pictures
     for name, value in flags.items():
         if not isinstance(value, bool):
             return t(lang, "options.true_false", option=name)
@@ -85,6 +90,8 @@ COMMON_OPTIONS = {
     "ai": "Computer players to seat right away (0 to 9)",
     "ai_difficulty": "How well the computer players play (default normal)",
     "ai_takeover": "A timed-out player is played by the normal AI instead of just drawing",
+    "pictures": "Show a picture of the table (default: this bot's setting)",
+    "palette": "Card colours: standard, or colour_blind (default: this bot's setting)",
 }
 
 
@@ -96,6 +103,9 @@ class LobbyOptions:
     ai: int
     ai_difficulty: Difficulty
     ai_takeover: bool
+    # None: the bot's setting.
+    pictures: bool | None = None
+    palette: PaletteName | None = None
 
 
 class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
@@ -167,11 +177,13 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         ai: app_commands.Range[int, 0, MAX_AI] = 0,
         ai_difficulty: Difficulty = "normal",
         ai_takeover: bool = False,
+        pictures: bool | None = None,
+        palette: PaletteName | None = None,
     ) -> None:
         """Open an UNO Flip lobby."""
         await self._start(
             interaction,
-            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover),
+            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover, pictures, palette),
             variant="flip",
             target=target,
             scoring=scoring,
@@ -204,11 +216,13 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         ai: app_commands.Range[int, 0, MAX_AI] = 0,
         ai_difficulty: Difficulty = "normal",
         ai_takeover: bool = False,
+        pictures: bool | None = None,
+        palette: PaletteName | None = None,
     ) -> None:
         """Open a classic UNO lobby."""
         await self._start(
             interaction,
-            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover),
+            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover, pictures, palette),
             variant="classic",
             target=target,
             scoring=scoring,
@@ -244,6 +258,13 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         state = session.state
         state.ai_difficulty = lobby.ai_difficulty
         state.ai_takeover = lobby.ai_takeover
+        if lobby.pictures is not None:
+            state.pictures = lobby.pictures
+        if lobby.palette is not None:
+            state.palette = lobby.palette
+            # The palette's card emoji, made once per run (the standard ones at start-up).
+            emoji = self.sessions.pictures.ensure_emoji(self.bot, [lobby.palette])
+            self.sessions.spawn(emoji, "card-emoji")
         for _ in range(lobby.ai):
             state.add_ai(lobby.ai_difficulty, session.ai_name)
         async with session.lock:

@@ -24,7 +24,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "d272122440dfc6179dd9acfa4279927a1bb53b0e9bb1dd73dcbbd792c9880da4"
+RECORDED = "64ce4fe56a7f2f03f8286c567d404a2ed7eb3ee6ef99fb9f18ef378c7213596e"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),
