@@ -369,6 +369,8 @@ class LoadResult:
     edit_budget: int
     left_behind: int
     memory: Memory | None
+    pictures: bool = True
+    pictures_drawn: int = 0
 
     def first_response(self, kind: str = "") -> list[float]:
         """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
@@ -380,14 +382,20 @@ class LoadResult:
         return sum(1 for s in self.samples if s.kind.startswith(MOVE_KINDS))
 
 
-def make_settings(folder: Path) -> Settings:
-    """Production defaults, except the database path, a fake token and no turn reminders.
+def make_settings(folder: Path, pictures: bool = True) -> Settings:
+    """Production defaults, except the database path, a fake token, no turn reminders, and
+    table pictures as asked.
 
     The drivers find each table as its channel's last message, and a turn that waits for the
     driver longer than ``turn_reminder`` would get a reminder posted after the table. Reminders
     only come for turns left idle, which these benches do not model.
     """
-    return Settings(discord_token=SecretStr(FAKE_TOKEN), db_path=folder / "uno.db", turn_reminder=0)
+    return Settings(
+        discord_token=SecretStr(FAKE_TOKEN),
+        db_path=folder / "uno.db",
+        turn_reminder=0,
+        pictures=pictures,
+    )
 
 
 def game_channels(env: Any, games: int) -> Iterator[tuple[int, Any, Any, str]]:
@@ -452,13 +460,14 @@ def untrack_bot_work(env: Any) -> None:
 
 
 async def run_load(
-    games: int, clicks_per_game: int, seed: int = 1, memory: bool = False
+    games: int, clicks_per_game: int, seed: int = 1, memory: bool = False, pictures: bool = True
 ) -> LoadResult:
     """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks; with
-    ``memory``, also count what the live games cost (slow: it walks the whole heap)."""
+    ``memory``, also count what the live games cost (slow: it walks the whole heap); with
+    ``pictures``, tables carry their picture (the default setting)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as temp, counting_auto_plays() as auto_plays:
-        settings = make_settings(Path(temp))
+        settings = make_settings(Path(temp), pictures)
         bot = UnoBot(settings, shard_count=1)
         async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
             recorder = Recorder()
@@ -480,9 +489,13 @@ async def run_load(
                     if session is None or session.state.game is None:
                         setup.append(await click(table, recorder, rng))
             setup_s = time.perf_counter() - started
+            # The lobbies' last table edits (with pictures, drawn after the Start answer) land
+            # before the timed phase, so each counted edit is both started and sent in it.
+            await asyncio.sleep(settings.table_edit_interval + 0.2)
             if heap is not None:
                 heap.measure(env, bot)
             recorder.counting = edits.counting = True
+            drawn_before = bot.sessions.pictures.drawn
             samples: list[Sample] = []
             started = time.perf_counter()
             for _ in range(clicks_per_game):
@@ -493,6 +506,7 @@ async def run_load(
             await asyncio.sleep(settings.table_edit_interval + 0.2)
             recorder.counting = edits.counting = False
             left_behind = bot.sessions.edits.pending
+            drawn = bot.sessions.pictures.drawn - drawn_before
             sampler.cancel()
             recorder.uninstall()
             errors = len(env.errors)
@@ -516,6 +530,8 @@ async def run_load(
             bot.sessions.edits.rate,
             left_behind,
             heap,
+            pictures,
+            drawn,
         )
 
 
@@ -557,11 +573,13 @@ def summary(result: LoadResult) -> list[str]:
     """Markdown lines for one run."""
     clicks = len(result.samples)
     sweep = result.wall_s / result.clicks_per_game
+    shown = f"pictures on, {result.pictures_drawn:,} drawn" if result.pictures else "pictures off"
     lines = [
-        f"**{result.games:,} games**, {result.clicks_per_game} timed clicks each: {clicks:,} "
-        f"clicks ({result.moves:,} moves) in {result.wall_s:.1f} s, {clicks / result.wall_s:.0f} "
-        f"clicks/s, so each game got a click every {sweep:.2f} s (lobbies: {result.setup_s:.1f} s "
-        f"before). Turn-timer auto-plays: {result.auto_plays}. Bot errors: {result.errors}.",
+        f"**{result.games:,} games** ({shown}), {result.clicks_per_game} timed clicks each: "
+        f"{clicks:,} clicks ({result.moves:,} moves) in {result.wall_s:.1f} s, "
+        f"{clicks / result.wall_s:.0f} clicks/s, so each game got a click every {sweep:.2f} s "
+        f"(lobbies: {result.setup_s:.1f} s before). Turn-timer auto-plays: {result.auto_plays}. "
+        f"Bot errors: {result.errors}.",
         "",
         "| first response (gateway event to callback request) | clicks | figures |",
         "|---|---:|---|",
@@ -685,12 +703,20 @@ def main() -> None:
         "--memory", action="store_true", help="also count objects and bytes per live game (slow)"
     )
     parser.add_argument("--cpu", type=int, default=0, help="the CPU to pin the run to")
+    parser.add_argument(
+        "--pictures",
+        choices=("on", "off", "both"),
+        default="on",
+        help="table pictures (the setting's default is on); both: a run with each",
+    )
     args = parser.parse_args()
     prepare_run(args.cpu)
+    modes = {"on": [True], "off": [False], "both": [True, False]}[args.pictures]
     for games in args.games:
-        gc.collect()
-        result = asyncio.run(run_load(games, args.clicks, args.seed, args.memory))
-        print("\n".join(["", *summary(result)]), flush=True)
+        for pictures in modes:
+            gc.collect()
+            result = asyncio.run(run_load(games, args.clicks, args.seed, args.memory, pictures))
+            print("\n".join(["", *summary(result)]), flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ buttons (and their colour-emoji fallback), one hand per player, and the text-onl
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -17,6 +18,16 @@ from .conftest import World, make_settings
 from .driver import Table, buttons, rig
 
 TABLE_EDIT = "PATCH"
+# The bot draws table pictures in a process of its own (tests/ui/test_pictures_cache.py and
+# bench/bot_load.py use it). Inside SimCord they are drawn on a thread instead: starting that
+# process takes seconds on a busy machine, longer than SimCord waits for a bot to settle.
+DRAWING_THREAD = ThreadPoolExecutor(1, thread_name_prefix="test-pictures")
+
+
+@pytest.fixture(autouse=True)
+def draw_on_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Table pictures drawn on a thread of the test process (see DRAWING_THREAD)."""
+    monkeypatch.setattr(pictures, "drawing_process", lambda: DRAWING_THREAD)
 
 
 @pytest.fixture
@@ -73,8 +84,8 @@ async def test_the_table_picture_rides_on_each_table_edit(world: World) -> None:
     before = len(world.env.http_requests)
     await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
     await shown(world)
-    [edit] = table_requests(world, before, public.id)  # the words and picture together
-    assert edit.method == TABLE_EDIT
+    edits = table_requests(world, before, public.id)  # words and picture in each one edit
+    assert edits and all(edit.method == TABLE_EDIT for edit in edits)
     [replaced] = table.public.attachments
     assert replaced.id != picture.id
     assert world.bot.sessions.pictures.drawn == drawn + 1
@@ -105,10 +116,10 @@ async def test_a_picture_that_fails_leaves_the_text_and_one_warning(
     """A drawing failure costs the picture only: the move lands, the table shows its text, and
     the log has one warning however often it fails."""
 
-    def broken(*args: Any) -> bytes:
+    async def broken(*args: Any) -> bytes:
         raise OSError("no space left on device")
 
-    monkeypatch.setattr(pictures, "table_png", broken)
+    monkeypatch.setattr(pictures.Pictures, "_draw", broken)
     table = Table(world, 2)
     with caplog.at_level(logging.WARNING, logger="bot.ui.pictures"):
         await table.start("uno classic start")
@@ -192,10 +203,10 @@ async def test_missing_card_emoji_are_created_once_and_reused_after_a_restart(
     name and creates none."""
     emojis = world.env.backend.application_emojis
     created = len(emojis)
-    assert created == len(world.bot.sessions.pictures.emojis["standard"].names)
+    assert created == len(world.bot.sessions.pictures.emojis("standard").names)
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     assert len(emojis) == created
-    assert world.bot.sessions.pictures.emojis["standard"].created == 0
+    assert world.bot.sessions.pictures.emojis("standard").created == 0
 
 
 async def test_when_discord_refuses_card_emoji_buttons_show_colour_emoji(
