@@ -75,9 +75,11 @@ class UnoBot(commands.AutoShardedBot):
         log.info("resumed %d live games and %d open lobbies", games, lobbies)
         # The hand's card emoji: found by name or created in the background (a REST call per
         # missing one); until then, or if Discord refuses, buttons show colour emoji.
-        others = {s.state.palette for s in self.sessions.by_id.values()} - {"standard"}
-        emoji = self.sessions.pictures.ensure_emoji(self, ["standard", *sorted(others)])
+        others = sorted({s.state.palette for s in self.sessions.by_id.values()} - {"standard"})
+        emoji = self.sessions.pictures.ensure_emoji(self, ["standard", *others])
         self.sessions.spawn(emoji, "card-emoji")
+        if self.settings.pictures:
+            self.sessions.pictures.start_drawing()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.config import PaletteName
 from bot.engine import Face, Game, Move, Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
@@ -101,7 +100,7 @@ class TableState:
         # How the public table looks: with its picture (or text only), and the card art's
         # palette ("standard" or "colour_blind"); chosen when the lobby opens, saved with it.
         self.pictures = True
-        self.palette: PaletteName = "standard"
+        self.palette = "standard"
         self._names: dict[str, str] = {host.player_id: host.name}
 
     # ------------------------------------------------------------------ facts

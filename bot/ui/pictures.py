@@ -57,6 +57,11 @@ KEPT_PICTURES = 64
 log = logging.getLogger(__name__)
 
 
+def palette_name(value: str) -> PaletteName:
+    """A table's ``palette`` as a palette this art has (anything unknown: standard)."""
+    return "colour_blind" if value == "colour_blind" else "standard"
+
+
 def picture_file(png: bytes) -> discord.File:
     """A table picture as the attachment its embed shows (a File is spent by one request)."""
     return discord.File(io.BytesIO(png), PICTURE_FILE)
@@ -111,6 +116,11 @@ def _draw_table(picture: TablePicture, palette: PaletteName, directory: Path | N
 class Pictures:
     """Card art per palette, table pictures drawn in one worker process, card emoji."""
 
+    # Seconds a table edit waits for its picture. A picture takes tens of milliseconds; when
+    # the machine is so busy that it takes longer, the edit goes out with its words alone
+    # (bench/bot_load.py on one shared core left tables minutes behind waiting for pictures).
+    draw_timeout: float | None = 2.0
+
     def __init__(self, directory: Path | None = None) -> None:
         """Card art cached in ``directory`` (memory only when None)."""
         self.directory = directory
@@ -123,15 +133,15 @@ class Pictures:
         self.drawn = 0
 
     async def table_png(
-        self, view: PlayerView, name: Callable[[str], str], palette: PaletteName, last: LastPicture
+        self, view: PlayerView, name: Callable[[str], str], palette: str, last: LastPicture
     ) -> bytes | None:
         """The table picture of ``view`` as PNG bytes, or None when it could not be drawn
         (logged once; the table shows its text alone). Drawn on the pictures' thread, and
         only when it shows something other than ``last``."""
-        shows = (palette, table_picture(view, name))
+        shows = (palette_name(palette), table_picture(view, name))
         if last.shows != shows:
             try:
-                png = await self._draw(shows[1], palette)
+                png = await self._draw(shows[1], shows[0])
             except Exception as error:  # any drawing failure: the table still goes out
                 self._warn(error)
                 return None
@@ -140,13 +150,20 @@ class Pictures:
         self._keep(last)
         return last.png
 
+    def start_drawing(self) -> None:
+        """Start the drawing process now, so the first picture does not wait for it (a new
+        Python process takes a second or more to start)."""
+        drawing_process().submit(int)
+
     async def _draw(self, picture: TablePicture, palette: PaletteName) -> bytes:
         """Draw a table picture in the drawing process: one process, so pictures never take
         more than one core, and a burst of edits queues there."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
+        drawing = loop.run_in_executor(
             drawing_process(), _draw_table, picture, palette, self.directory
         )
+        # On timeout the picture is cancelled: if it has not started, it leaves the queue.
+        return await asyncio.wait_for(drawing, self.draw_timeout)
 
     def _keep(self, last: LastPicture) -> None:
         self._kept[id(last)] = last
@@ -155,9 +172,9 @@ class Pictures:
             _, oldest = self._kept.popitem(last=False)
             oldest.shows, oldest.png = None, b""
 
-    def card_emoji(self, palette: PaletteName) -> CardEmoji:
-        """What the hand's buttons show for a card in ``palette``."""
-        return self.emojis(palette).emoji_for
+    def card_emoji(self, palette: str) -> CardEmoji:
+        """What the hand's buttons show for a card in ``palette`` (a table's palette)."""
+        return self.emojis(palette_name(palette)).emoji_for
 
     def emojis(self, palette: PaletteName) -> CardEmojis:
         """The card emoji of ``palette`` (their art cached in the bot's folder)."""
@@ -167,11 +184,11 @@ class Pictures:
             emojis = self._emojis[palette] = CardEmojis(art)
         return emojis
 
-    async def ensure_emoji(self, client: EmojiHost, palettes: Iterable[PaletteName]) -> None:
+    async def ensure_emoji(self, client: EmojiHost, palettes: Iterable[str]) -> None:
         """Create (or find by name) the card emoji of each of ``palettes``, each once per run
         and one after another; a failure falls back to colour emoji with one warning for the
         whole bot (see ``CardEmojis.ensure``)."""
-        for palette in palettes:
+        for palette in map(palette_name, palettes):
             if palette in self._ensured or any(e.failed for e in self._emojis.values()):
                 continue
             self._ensured.add(palette)

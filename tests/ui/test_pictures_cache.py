@@ -15,6 +15,7 @@ async def test_a_picture_is_drawn_once_per_change_and_old_ones_are_let_go(
 ) -> None:
     """The same view twice draws once; past KEPT_PICTURES tables, the oldest lets its go."""
     monkeypatch.setattr(pictures, "KEPT_PICTURES", 1)
+    monkeypatch.setattr(pictures.Pictures, "draw_timeout", None)  # however busy the machine
     game = Game.new(["p1", "p2"], RuleSet(variant="flip"), seed=4)
     shown = Pictures()
     first, second = LastPicture(), LastPicture()
