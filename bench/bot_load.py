@@ -64,6 +64,7 @@ from bot.engine import Game, Phase
 from bot.engine.events import Event
 from bot.ui.cards import CardArt
 from bot.ui.cards.emoji import CardEmojis
+from bot.ui.pictures import drawing_process
 
 CHANNELS_PER_GUILD = 100
 SETTLE_TIMEOUT = 0.5  # only settles the world building; clicks wait for their callback
@@ -462,11 +463,17 @@ def untrack_bot_work(env: Any) -> None:
 
 
 async def run_load(
-    games: int, clicks_per_game: int, seed: int = 1, memory: bool = False, pictures: bool = True
+    games: int,
+    clicks_per_game: int,
+    seed: int = 1,
+    memory: bool = False,
+    pictures: bool = True,
+    picture_cpu: int | None = None,
 ) -> LoadResult:
     """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks; with
     ``memory``, also count what the live games cost (slow: it walks the whole heap); with
-    ``pictures``, tables carry their picture (the default setting)."""
+    ``pictures``, tables carry their picture (the default setting), drawn on ``picture_cpu``
+    when given (else on the bot's own pinned core)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as temp, counting_auto_plays() as auto_plays:
         settings = make_settings(Path(temp), pictures)
@@ -477,6 +484,9 @@ async def run_load(
         for name in CardEmojis(CardArt()).names:
             world._env.backend.create_application_emoji(name)
         async with world as env:
+            if pictures and picture_cpu is not None:
+                # The drawing process inherited the bot's pinning: move it to its own core.
+                drawing_process().submit(os.sched_setaffinity, 0, {picture_cpu}).result()
             recorder = Recorder()
             recorder.install(env)
             heap = Memory() if memory else None
@@ -716,13 +726,21 @@ def main() -> None:
         default="on",
         help="table pictures (the setting's default is on); both: a run with each",
     )
+    parser.add_argument(
+        "--picture-cpu",
+        type=int,
+        default=None,
+        help="the CPU the picture-drawing process runs on (default: the bot's own)",
+    )
     args = parser.parse_args()
     prepare_run(args.cpu)
     modes = {"on": [True], "off": [False], "both": [True, False]}[args.pictures]
     for games in args.games:
         for pictures in modes:
             gc.collect()
-            result = asyncio.run(run_load(games, args.clicks, args.seed, args.memory, pictures))
+            result = asyncio.run(
+                run_load(games, args.clicks, args.seed, args.memory, pictures, args.picture_cpu)
+            )
             print("\n".join(["", *summary(result)]), flush=True)
 
 

@@ -23,6 +23,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from .cards import (
     TablePicture,
     table_picture,
     table_png,
+    warm,
 )
 from .cards.emoji import CardEmojis, EmojiHost
 
@@ -55,6 +57,10 @@ CardEmoji = Callable[[Face, Side], "discord.PartialEmoji | str"]
 KEPT_PICTURES = 64
 
 log = logging.getLogger(__name__)
+
+
+class PicturesBehind(Exception):
+    """The drawing process has more pictures waiting than it can draw in time."""
 
 
 def palette_name(value: str) -> PaletteName:
@@ -105,12 +111,22 @@ def _start_drawing_process() -> None:
         os.nice(DRAWING_NICENESS)
 
 
-def _draw_table(picture: TablePicture, palette: PaletteName, directory: Path | None) -> bytes:
-    """The table picture as PNG bytes, in the drawing process (cards cached there)."""
+def _art(palette: PaletteName, directory: Path | None) -> CardArt:
+    """The drawing process's card art of ``palette`` (cached in ``directory``)."""
     art = _process_art.get((palette, directory))
     if art is None:
         art = _process_art[palette, directory] = CardArt(directory, ART_PALETTES[palette])
-    return table_png(picture, art)
+    return art
+
+
+def _draw_table(picture: TablePicture, palette: PaletteName, directory: Path | None) -> bytes:
+    """The table picture as PNG bytes, in the drawing process (cards cached there)."""
+    return table_png(picture, _art(palette, directory))
+
+
+def _warm(palette: PaletteName, directory: Path | None) -> int:
+    """Draw (or read from disk) every card a table picture uses, in the drawing process."""
+    return warm(_art(palette, directory))
 
 
 class Pictures:
@@ -120,6 +136,10 @@ class Pictures:
     # the machine is so busy that it takes longer, the edit goes out with its words alone
     # (bench/bot_load.py on one shared core left tables minutes behind waiting for pictures).
     draw_timeout: float | None = 2.0
+    # Pictures asked for and not drawn yet, at most. Past that the process is behind (a busy
+    # machine, hundreds of edits a second): more would only wait and time out, every one of
+    # them, so the edit goes out with its words and the queue stays short.
+    max_waiting = 3
 
     def __init__(self, directory: Path | None = None) -> None:
         """Card art cached in ``directory`` (memory only when None)."""
@@ -130,6 +150,7 @@ class Pictures:
         self._warned = False
         self._ensured: set[PaletteName] = set()
         self._kept: OrderedDict[int, LastPicture] = OrderedDict()
+        self._waiting = 0
         self.drawn = 0
 
     async def table_png(
@@ -151,19 +172,30 @@ class Pictures:
         return last.png
 
     def start_drawing(self) -> None:
-        """Start the drawing process now, so the first picture does not wait for it (a new
-        Python process takes a second or more to start)."""
-        drawing_process().submit(int)
+        """Start the drawing process now and have it load every card of the standard palette,
+        so the first pictures wait for neither (a new process takes a second or more to start;
+        the cards take 2 s of its CPU the first time, 0.2 s from the disk cache after)."""
+        drawing_process().submit(_warm, "standard", self.directory)
 
     async def _draw(self, picture: TablePicture, palette: PaletteName) -> bytes:
         """Draw a table picture in the drawing process: one process, so pictures never take
         more than one core, and a burst of edits queues there."""
+        global _drawing
+        if self._waiting >= self.max_waiting:
+            raise PicturesBehind(f"{self._waiting} table pictures are waiting to be drawn")
         loop = asyncio.get_running_loop()
-        drawing = loop.run_in_executor(
-            drawing_process(), _draw_table, picture, palette, self.directory
-        )
-        # On timeout the picture is cancelled: if it has not started, it leaves the queue.
-        return await asyncio.wait_for(drawing, self.draw_timeout)
+        self._waiting += 1
+        try:
+            drawing = loop.run_in_executor(
+                drawing_process(), _draw_table, picture, palette, self.directory
+            )
+            # On timeout the picture is cancelled: if it has not started, it leaves the queue.
+            return await asyncio.wait_for(drawing, self.draw_timeout)
+        except BrokenProcessPool:
+            _drawing = None  # the process died (killed, out of memory): the next one restarts it
+            raise
+        finally:
+            self._waiting -= 1
 
     def _keep(self, last: LastPicture) -> None:
         self._kept[id(last)] = last

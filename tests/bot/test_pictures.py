@@ -30,6 +30,8 @@ def draw_on_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pictures, "drawing_process", lambda: DRAWING_THREAD)
     # and waited for as long as they take: SimCord's virtual clock may run out a real timeout.
     monkeypatch.setattr(pictures.Pictures, "draw_timeout", None)
+    # and nothing is drawn ahead (warming every card is seconds of a busy test machine's CPU).
+    monkeypatch.setattr(pictures.Pictures, "start_drawing", lambda self: None)
 
 
 @pytest.fixture
