@@ -329,6 +329,10 @@ class Table:
             return "lobby start", "", lambda: host.click(public, label="Start")
         if game.phase is Phase.ROUND_OVER:
             ready = self.players[rng.randrange(len(self.players))]
+            if custom_id(public, "Next round") is None:
+                # The table's edit to the round's end has not landed yet (the edit budget, or
+                # a picture being drawn): a player presses Hand and is told the round is over.
+                return "hand (round over)", "", lambda: ready.click(public, label="Hand")
             return "next round", "", lambda: ready.click(public, label="Next round")
         player = game.current_player
         assert player is not None, game.phase
