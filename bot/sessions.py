@@ -279,7 +279,7 @@ class GameSession:
                 content=shown.content,
                 embed=shown.embed,
                 view=view,
-                files=[picture_file(png)] if png is not None else [],
+                files=[picture_file(png)] if png is not None else discord.utils.MISSING,
                 allowed_mentions=mentions,
             )
             self.state.message_id = message.id

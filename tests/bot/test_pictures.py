@@ -7,6 +7,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import discord
 import pytest
 
 from bot.client import UnoBot
@@ -234,3 +235,22 @@ async def test_when_discord_refuses_card_emoji_buttons_show_colour_emoji(
     hand = await table.hand(table.game.players[0])
     emoji = card_emoji(hand)
     assert emoji and all(e.get("id") is None and e["name"] in "🔴🟡🟢🔵🌈" for e in emoji)
+
+
+async def test_a_deleted_table_comes_back_with_its_picture(world: World) -> None:
+    """Someone deletes the table message: the next edit posts it again, picture attached."""
+    table = Table(world, 2)
+    await table.start("uno classic start")
+    rig(table, ["R5 R7 B1", "R6 G8 R9"], top="R3")
+    anna = table.game.players[0]
+    hand = await table.hand(anna)
+    old = table.public
+    cleaners = world.guild.create_role(
+        "Cleaners", permissions=discord.Permissions(manage_messages=True)
+    )
+    cleaner = world.guild.add_member(world.env.create_user("cleaner"), roles=[cleaners])
+    await cleaner.delete(old)
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
+    await shown(world)
+    assert table.public.id != old.id and len(table.public.attachments) == 1
+    assert table.session.state.message_id == table.public.id
