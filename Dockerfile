@@ -13,6 +13,12 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
 COPY requirements.lock /tmp/requirements.lock
 RUN pip install --require-hashes --no-deps -r /tmp/requirements.lock && rm /tmp/requirements.lock
 
+# DejaVu draws the players' names on the table picture (Nordic, Greek, Cyrillic... letters);
+# without it the bot falls back to Pillow's own font, which draws ASCII only.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 # A fixed uid, so a host folder bind-mounted at /data can be given to it (README, Docker).
 RUN useradd --create-home --uid 10001 uno && mkdir /data && chown uno:uno /data
 

@@ -62,6 +62,9 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Game, Phase
 from bot.engine.events import Event
+from bot.ui.cards import CardArt
+from bot.ui.cards.emoji import CardEmojis
+from bot.ui.pictures import drawing_process
 
 CHANNELS_PER_GUILD = 100
 SETTLE_TIMEOUT = 0.5  # only settles the world building; clicks wait for their callback
@@ -327,6 +330,10 @@ class Table:
             return "lobby start", "", lambda: host.click(public, label="Start")
         if game.phase is Phase.ROUND_OVER:
             ready = self.players[rng.randrange(len(self.players))]
+            if custom_id(public, "Next round") is None:
+                # The table's edit to the round's end has not landed yet (the edit budget, or
+                # a picture being drawn): a player presses Hand and is told the round is over.
+                return "hand (round over)", "", lambda: ready.click(public, label="Hand")
             return "next round", "", lambda: ready.click(public, label="Next round")
         player = game.current_player
         assert player is not None, game.phase
@@ -370,6 +377,8 @@ class LoadResult:
     edit_budget: int
     left_behind: int
     memory: Memory | None
+    pictures: bool = True
+    pictures_drawn: int = 0
 
     def first_response(self, kind: str = "") -> list[float]:
         """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
@@ -381,14 +390,20 @@ class LoadResult:
         return sum(1 for s in self.samples if s.kind.startswith(MOVE_KINDS))
 
 
-def make_settings(folder: Path) -> Settings:
-    """Production defaults, except the database path, a fake token and no turn reminders.
+def make_settings(folder: Path, pictures: bool = True) -> Settings:
+    """Production defaults, except the database path, a fake token, no turn reminders, and
+    table pictures as asked.
 
     The drivers find each table as its channel's last message, and a turn that waits for the
     driver longer than ``turn_reminder`` would get a reminder posted after the table. Reminders
     only come for turns left idle, which these benches do not model.
     """
-    return Settings(discord_token=SecretStr(FAKE_TOKEN), db_path=folder / "uno.db", turn_reminder=0)
+    return Settings(
+        discord_token=SecretStr(FAKE_TOKEN),
+        db_path=folder / "uno.db",
+        turn_reminder=0,
+        pictures=pictures,
+    )
 
 
 def game_channels(env: Any, games: int) -> Iterator[tuple[int, Any, Any, str]]:
@@ -458,16 +473,27 @@ async def run_load(
     seed: int = 1,
     memory: bool = False,
     hand_then_move: bool = False,
+    pictures: bool = True,
+    picture_cpu: int | None = None,
 ) -> LoadResult:
     """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks; with
     ``memory``, also count what the live games cost (slow: it walks the whole heap); with
     ``hand_then_move``, a Hand click is followed at once by that player's move (two clicks in
-    one game's turn of the sweep)."""
+    one game's turn of the sweep); with ``pictures``, tables carry their picture (the default
+    setting), drawn on ``picture_cpu`` when given (else on the bot's own pinned core)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as temp, counting_auto_plays() as auto_plays:
-        settings = make_settings(Path(temp))
+        settings = make_settings(Path(temp), pictures)
         bot = UnoBot(settings, shard_count=1)
-        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
+        world = simcord.run(bot, settle_timeout=SETTLE_TIMEOUT)
+        # The application has its card emoji already, as after the bot's first start (making
+        # them is 120 requests once per application, not part of a load test).
+        for name in CardEmojis(CardArt()).names:
+            world._env.backend.create_application_emoji(name)
+        async with world as env:
+            if pictures and picture_cpu is not None:
+                # The drawing process inherited the bot's pinning: move it to its own core.
+                drawing_process().submit(os.sched_setaffinity, 0, {picture_cpu}).result()
             recorder = Recorder()
             recorder.install(env)
             heap = Memory() if memory else None
@@ -487,9 +513,13 @@ async def run_load(
                     if session is None or session.state.game is None:
                         setup.append(await click(table, recorder, rng))
             setup_s = time.perf_counter() - started
+            # The lobbies' last table edits (with pictures, drawn after the Start answer) land
+            # before the timed phase, so each counted edit is both started and sent in it.
+            await asyncio.sleep(settings.table_edit_interval + 0.2)
             if heap is not None:
                 heap.measure(env, bot)
             recorder.counting = edits.counting = True
+            drawn_before = bot.sessions.pictures.drawn
             samples: list[Sample] = []
             started = time.perf_counter()
             for _ in range(clicks_per_game):
@@ -505,6 +535,7 @@ async def run_load(
             await asyncio.sleep(settings.table_edit_interval + 0.2)
             recorder.counting = edits.counting = False
             left_behind = bot.sessions.edits.pending
+            drawn = bot.sessions.pictures.drawn - drawn_before
             sampler.cancel()
             recorder.uninstall()
             errors = len(env.errors)
@@ -528,6 +559,8 @@ async def run_load(
             bot.sessions.edits.rate,
             left_behind,
             heap,
+            pictures,
+            drawn,
         )
 
 
@@ -569,8 +602,9 @@ def summary(result: LoadResult) -> list[str]:
     """Markdown lines for one run."""
     clicks = len(result.samples)
     sweep = result.wall_s / result.clicks_per_game
+    shown = f"pictures on, {result.pictures_drawn:,} drawn" if result.pictures else "pictures off"
     lines = [
-        f"**{result.games:,} games**, {result.clicks_per_game} timed sweeps: {clicks:,} "
+        f"**{result.games:,} games** ({shown}), {result.clicks_per_game} timed sweeps: {clicks:,} "
         f"clicks ({result.moves:,} moves) in {result.wall_s:.1f} s, {clicks / result.wall_s:.0f} "
         f"clicks/s, so each game got a turn every {sweep:.2f} s (lobbies: {result.setup_s:.1f} s "
         f"before). Turn-timer auto-plays: {result.auto_plays}. Bot errors: {result.errors}.",
@@ -709,14 +743,36 @@ def main() -> None:
         action="store_true",
         help="follow each Hand click at once with the move (for sweeps longer than a turn)",
     )
+    parser.add_argument(
+        "--pictures",
+        choices=("on", "off", "both"),
+        default="on",
+        help="table pictures (the setting's default is on); both: a run with each",
+    )
+    parser.add_argument(
+        "--picture-cpu",
+        type=int,
+        default=None,
+        help="the CPU the picture-drawing process runs on (default: the bot's own)",
+    )
     args = parser.parse_args()
     prepare_run(args.cpu)
+    modes = {"on": [True], "off": [False], "both": [True, False]}[args.pictures]
     for games in args.games:
-        gc.collect()
-        result = asyncio.run(
-            run_load(games, args.clicks, args.seed, args.memory, args.hand_then_move)
-        )
-        print("\n".join(["", *summary(result)]), flush=True)
+        for pictures in modes:
+            gc.collect()
+            result = asyncio.run(
+                run_load(
+                    games,
+                    args.clicks,
+                    args.seed,
+                    args.memory,
+                    args.hand_then_move,
+                    pictures=pictures,
+                    picture_cpu=args.picture_cpu,
+                )
+            )
+            print("\n".join(["", *summary(result)]), flush=True)
 
 
 if __name__ == "__main__":

@@ -92,6 +92,12 @@ class UnoBot(commands.AutoShardedBot):
         # restores that table first).
         games, lobbies = await self.sessions.read_saved(persistence)
         log.info("resuming %d live games and %d open lobbies", games, lobbies)
+        # The hand's card emoji: found by name or created in the background (a REST call per
+        # missing one); until then, or if Discord refuses, buttons show colour emoji. Other
+        # palettes' emoji are made when a table with one starts or comes back.
+        self.sessions.spawn(self.sessions.pictures.ensure_emoji(self, ["standard"]), "card-emoji")
+        if self.settings.pictures:
+            self.sessions.pictures.start_drawing()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -108,6 +114,9 @@ class UnoBot(commands.AutoShardedBot):
         await self.sessions.restore_saved()
         seconds = asyncio.get_running_loop().time() - started
         log.info("resumed %d live games and %d open lobbies in %.1f s", games, lobbies, seconds)
+        palettes = {session.state.palette for session in self.sessions.by_id.values()}
+        if palettes - {"standard"}:  # restored tables in another palette need its card emoji
+            self.sessions.spawn(self.sessions.pictures.ensure_emoji(self, palettes), "card-emoji")
         freeze_long_lived()  # the restored tables live on: out of the full collections too
 
     async def _reclaim_periodically(self) -> None:

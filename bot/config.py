@@ -37,6 +37,8 @@ TOKEN_ENV = "DISCORD_TOKEN"
 # One range for the turn timer, whether it comes from the settings or a game's own option.
 TURN_TIMEOUT_MIN = 15
 TURN_TIMEOUT_MAX = 600
+# The card art's palettes: the usual colours, or Okabe & Ito's for colour-vision deficiencies.
+PaletteName = Literal["standard", "colour_blind"]
 
 
 def _shard_list(spec: str) -> list[int]:
@@ -126,6 +128,11 @@ class Settings(BaseSettings):
     # one full collection over the whole heap, a pause of a few hundred ms at 10,000 games.
     # 0: never (the frozen garbage then grows by about half an object per click).
     memory_reclaim_hours: float = Field(default=6.0, ge=0.0, le=168.0)
+    # The public table's picture (false: a text-only table) and the card art's palette; each
+    # game can choose otherwise with its start options.
+    pictures: bool = True
+    palette: PaletteName = "standard"
+
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
     ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
     # The heartbeat file the container's HEALTHCHECK reads (bot.health); None writes none.

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
+from bot.config import PaletteName
 from bot.engine import Game, Phase, RuleSet, dumps, loads
 from bot.engine.players import Difficulty
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
@@ -65,6 +66,9 @@ class TableSnapshot(BaseModel):
     turn_reminder: float | None = None
     lobby_timeout: int | None = None
     ai_catch_rate: float | None = None
+    # The table picture and its palette (older saves: the defaults).
+    pictures: bool = True
+    palette: PaletteName = "standard"
 
 
 class SessionSnapshot(TableSnapshot):
@@ -103,6 +107,8 @@ def _table_fields(table: TableState) -> dict[str, Any]:
         "turn_reminder": table.turn_reminder,
         "lobby_timeout": table.lobby_timeout,
         "ai_catch_rate": table.ai_catch_rate,
+        "pictures": table.pictures,
+        "palette": table.palette,
     }
 
 
@@ -507,6 +513,8 @@ def _table_from_saved(saved: TableSnapshot, idle_until: datetime) -> TableState:
     table.turn_reminder = saved.turn_reminder
     table.lobby_timeout = saved.lobby_timeout
     table.ai_catch_rate = saved.ai_catch_rate
+    table.pictures = saved.pictures
+    table.palette = saved.palette
     return table
 
 

@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, Settings, setting_range
+from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName, Settings, setting_range
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring, Variant
@@ -21,7 +21,7 @@ from bot.engine.rules import Edition, Scoring, Variant
 # The ranges a server may choose (the start option and the config file use the same ones).
 TARGET_MIN, TARGET_MAX = 50, 5000
 LANGUAGE_CODES = ("en", "fi", "sv", "nb")
-Palette = Literal["standard", "colour_blind"]
+Palette = PaletteName  # one list of palettes: the config's
 MAX_CHANNELS = 25  # a channel select holds at most 25 choices
 
 # The house rules a server can switch on, as RuleSet names them (also the start options').
@@ -72,8 +72,9 @@ class ServerSettings(BaseModel):
     ai_catch_rate: float | None = Field(default=None, ge=0.0, le=1.0)
     # Public messages: "" follows the host's setting, else the server's own locale.
     language: Literal["", "en", "fi", "sv", "nb"] = ""
-    pictures: bool = True
-    palette: Palette = "standard"
+    # The table's look; None: the host's config file decides (its pictures and palette).
+    pictures: bool | None = None
+    palette: Palette | None = None
     # Where games may be started (empty: every channel) and who may end any game.
     channels: tuple[int, ...] = Field(default=(), max_length=MAX_CHANNELS)
     moderator_role: int | None = Field(default=None, ge=1)
@@ -108,10 +109,13 @@ class ServerSettings(BaseModel):
             ai_catch_rate=_either(self.ai_catch_rate, config.ai_catch_rate),
         )
 
-    def look(self) -> dict[str, Any]:
+    def look(self, config: Settings) -> dict[str, Any]:
         """The defaults of a new table's look: pictures on or off and the palette (the table
-        fields of the same names)."""
-        return {"pictures": self.pictures, "palette": self.palette}
+        fields of the same names), the server's, else the config's."""
+        return {
+            "pictures": _either(self.pictures, config.pictures),
+            "palette": _either(self.palette, config.palette),
+        }
 
     def changed(self, **values: Any) -> ServerSettings:
         """A copy with ``values``, validated; ValueError naming the first bad setting."""

@@ -32,6 +32,7 @@ from bot.engine import (
     Phase,
     PlayerView,
     RuleSet,
+    public_view,
     view_for,
 )
 from bot.engine import events as ev
@@ -46,10 +47,14 @@ from bot.thinking import Thinker
 from bot.ui import render, words
 from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
 from bot.ui.i18n import Lang, public_language, resolve, t, tn
+from bot.ui.pictures import PICTURE_URL, LastPicture, Pictures, picture_file
 from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
 
 log = logging.getLogger(__name__)
 
+# An ephemeral hand can be deleted through its interaction's token for 15 minutes; a little
+# less, so a delete never races the token's end.
+HAND_DELETABLE_FOR = 14 * 60.0
 CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
 # Seconds a click's answer waits for its save before it goes out anyway (Discord allows 3):
 # a slow or locked store never costs an answer; the change is written when the store is free.
@@ -101,6 +106,9 @@ class GameSession:
         )
         self._saved: asyncio.Future[bool] | None = None
         self._shows_closed = False  # the public message says why the session closed
+        self._picture = LastPicture()
+        # Each player's latest hand opened by Hand, and when: the next one replaces it.
+        self._hands: dict[str, tuple[Interaction, float]] = {}
 
     @property
     def ai_rng(self) -> random.Random:
@@ -205,7 +213,10 @@ class GameSession:
         game = self.state.game
         assert game is not None
         view = view_for(game, player)
-        return render.hand_message(self.state, view, self.state.serial, page, notice, lang)
+        emoji = self.manager.pictures.card_emoji(self.state.palette)
+        return render.hand_message(
+            self.state, view, self.state.serial, page, notice, lang, card_emoji=emoji
+        )
 
     async def _respond_hand(
         self, interaction: Interaction, player: str, *, edit: bool, page: int = 0, notice: str = ""
@@ -218,18 +229,41 @@ class GameSession:
             await interaction.response.send_message(
                 embed=shown.embed, view=shown.view, ephemeral=True
             )
+            self._replace_hand(player, interaction)
+
+    def _replace_hand(self, player: str, interaction: Interaction) -> None:
+        """Delete the hand this player opened before ``interaction``'s, while its token lasts:
+        a player who presses Hand every turn keeps one hand, not a pile of old ones."""
+        now = asyncio.get_running_loop().time()
+        previous = self._hands.get(player)
+        self._hands[player] = (interaction, now)
+        if previous is not None and now - previous[1] < HAND_DELETABLE_FOR:
+            self.manager.spawn(self._delete_hand(previous[0]), f"unhand-{self.id}")
+
+    async def _delete_hand(self, interaction: Interaction) -> None:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as exc:
+            # Dismissed by its owner already, or the token ran out: nothing is left to do.
+            log.info("session %s: could not delete an old hand: %s", self.id, exc)
 
     async def _respond_public(self, interaction: Interaction) -> None:
-        # The click came from the public message itself: the response edits it in place.
+        # The click came from the public message itself: the response edits it in place, at
+        # once and without the picture (drawing it would hold up the answer); a table that
+        # shows one gets it by the next coalesced edit.
         shown = self.render_public()
         await edit_in_place(
             interaction,
             content=shown.content,
             embed=shown.embed,
             view=shown.view,
+            attachments=[],
             allowed_mentions=discord.AllowedMentions(users=True),
         )
-        self.manager.edits.discard(self.id)  # the response showed the table as it is now
+        if self._picture_view() is None:
+            self.manager.edits.discard(self.id)  # the response showed the table as it is now
+        else:
+            self.request_table_update()
 
     # ------------------------------------------------------------------ table edits
 
@@ -241,21 +275,46 @@ class GameSession:
     async def _flush_table(self) -> None:
         # Drawn when the budget sends it, so it shows every change made until then.
         if self.state.message_id is not None:
-            await self._edit_public(self._public_now())
+            await self._edit_public(*await self._public_now())
 
-    def _public_now(self) -> render.Rendered:
-        """What the public message should show: why the session closed, once that is shown,
-        else the lobby or table."""
-        return self._closed_render if self._shows_closed else self.render_public()
+    async def _public_now(self) -> tuple[render.Rendered, bytes | None]:
+        """What the public message should show now, and its picture (None: no picture): why
+        the session closed, once that is shown, else the lobby or table. The picture is drawn
+        off the event loop from the same moment's view as the words."""
+        if self._shows_closed:
+            return self._closed_render, None
+        shown = self.render_public()
+        view = self._picture_view()
+        if view is None:
+            return shown, None
+        png = await self.manager.pictures.table_png(
+            view, self.state.name, self.state.palette, self._picture
+        )
+        if png is not None:
+            shown.embed.set_image(url=PICTURE_URL)
+        return shown, png
 
-    async def _edit_public(self, shown: render.Rendered) -> None:
+    def _picture_view(self) -> PlayerView | None:
+        """The public view the table picture shows now, or None when the message shows no
+        picture (pictures off, a lobby, a round's or game's end)."""
+        game = self.state.game
+        if not self.state.pictures or game is None or game.phase in TERMINAL_PHASES:
+            return None
+        return public_view(game)
+
+    async def _edit_public(self, shown: render.Rendered, png: bytes | None = None) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         mentions = discord.AllowedMentions(users=True)
         try:
             if self.state.message_id is None:
                 raise discord.NotFound  # type: ignore[call-arg]
+            # The picture replaces the last one in the same request; none removes it.
             await channel.get_partial_message(self.state.message_id).edit(
-                content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=mentions
+                content=shown.content,
+                embed=shown.embed,
+                view=shown.view,
+                attachments=[picture_file(png)] if png is not None else [],
+                allowed_mentions=mentions,
             )
         except discord.NotFound:
             # Someone deleted the table: post a new one (a request of its own, so within the
@@ -269,12 +328,15 @@ class GameSession:
         """Post the public message anew (drawn now), where the old one was deleted."""
         if self.state.message_id is not None:
             return  # posted meanwhile
-        shown = self._public_now()
+        shown, png = await self._public_now()
+        if self.state.message_id is not None:
+            return  # posted while the picture was drawn
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         message = await channel.send(
             content=shown.content,
             embed=shown.embed,
             view=shown.view or discord.ui.View(),
+            files=[picture_file(png)] if png is not None else discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         self.state.message_id = message.id
@@ -789,6 +851,9 @@ class SessionManager:
             settings.shard_count if shards and settings.shard_count else 1,
         )
         self.edits = EditBudget(share, self.settings.table_edit_interval)
+        # Card art cached beside the database (also when the store is PostgreSQL: db_path's
+        # folder is the bot's data folder).
+        self.pictures = Pictures(settings.db_path.parent / "card-art")
 
     def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """A background task whose failure is logged, never silently lost."""
@@ -846,10 +911,8 @@ class SessionManager:
         state.ai_catch_rate = timers.ai_catch_rate
         state.ai_difficulty = server.ai_difficulty
         state.ai_takeover = server.ai_takeover
-        for name, value in server.look().items():
-            # Pictures on or off and the palette: set where the table has those fields.
-            if hasattr(state, name):
-                setattr(state, name, value)
+        look = server.look(self.settings)
+        state.pictures, state.palette = look["pictures"], look["palette"]
         state.language = self.server_language(interaction)
         session = GameSession(self, state)
         self.register(session)

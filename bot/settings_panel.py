@@ -106,10 +106,12 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
         for n in ("ai_difficulty", "ai_takeover")
     ] + [f"{setting_name(lang, CATCH_RATE)}: {rate}"]
     add_field(embed, t(lang, "settings.section.ai"), "\n".join(computer))
-    look = [
-        f"{setting_name(lang, n)}: {value_text(lang, n, getattr(server, n))}"
-        for n in ("language", "pictures", "palette")
-    ]
+    look = [f"{setting_name(lang, 'language')}: {value_text(lang, 'language', server.language)}"]
+    for name, value in server.look(config).items():
+        text = value_text(lang, name, value)
+        if getattr(server, name) is None:
+            text = t(lang, "settings.from_config", value=text)
+        look.append(f"{setting_name(lang, name)}: {text}")
     add_field(embed, t(lang, "settings.section.messages"), "\n".join(look))
     channels = " ".join(f"<#{c}>" for c in server.channels) or t(lang, "settings.channels.all")
     role = t(lang, "settings.role.none")
@@ -123,8 +125,10 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
     return embed
 
 
-def panel_view(lang: Lang, server: ServerSettings) -> discord.ui.View:
-    """The panel's controls, each showing the current value."""
+def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.ui.View:
+    """The panel's controls, each showing the current value (the config's where the server
+    left one to it)."""
+    shown = {**server.model_dump(), **server.look(config)}
     switches = discord.ui.Select[Any](
         custom_id=SettingsClick("switches").custom_id,
         placeholder=t(lang, "settings.placeholder.switches"),
@@ -134,7 +138,7 @@ def panel_view(lang: Lang, server: ServerSettings) -> discord.ui.View:
             discord.SelectOption(
                 label=fit(setting_name(lang, n), SELECT_LABEL_LIMIT),
                 value=n,
-                default=bool(getattr(server, n)),
+                default=bool(shown[n]),
             )
             for n in SWITCHES
         ],
@@ -142,7 +146,7 @@ def panel_view(lang: Lang, server: ServerSettings) -> discord.ui.View:
     options = []
     for name, values in CHOICES.items():
         for value in values:
-            current = getattr(server, name) == value
+            current = shown[name] == value
             label = f"{setting_name(lang, name)}: {value_text(lang, name, value)}"
             options.append(
                 discord.SelectOption(
@@ -218,7 +222,7 @@ async def show_panel(interaction: Interaction, config: Settings, *, reset: bool 
     await interaction.response.send_message(
         content=notice,
         embed=panel_embed(lang, server, config, _where(interaction)),
-        view=panel_view(lang, server),
+        view=panel_view(lang, server, config),
         ephemeral=True,
     )
 
@@ -361,7 +365,7 @@ async def _apply(
         interaction,
         content=t(lang, "settings.saved"),
         embed=panel_embed(lang, server, config, _where(interaction)),
-        view=panel_view(lang, server),
+        view=panel_view(lang, server, config),
     )
 
 

@@ -102,6 +102,10 @@ class TableState:
         # The language of the public messages (a catalog code), chosen when the lobby opens
         # and saved with the table, so a restored game keeps it.
         self.language = "en"
+        # How the public table looks: with its picture (or text only), and the card art's
+        # palette ("standard" or "colour_blind"); chosen when the lobby opens, saved with it.
+        self.pictures = True
+        self.palette = "standard"
         self._names: dict[str, str] = {host.player_id: host.name}
 
     # ------------------------------------------------------------------ facts

@@ -12,7 +12,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot.client import UnoBot
-from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
+from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring, Variant
 from bot.server_settings import CHOICES as SERVER_CHOICES
@@ -33,7 +33,9 @@ log = logging.getLogger(__name__)
 MAX_AI = MAX_SEATS - 1
 MAX_AI_NAME = 100  # longer than any computer player's name or id
 # The start options that choose one of several values, as the server settings offer them.
-CHOICES = {name: SERVER_CHOICES[name] for name in ("scoring", "edition", "ai_difficulty")}
+CHOICES = {
+    name: SERVER_CHOICES[name] for name in ("scoring", "edition", "ai_difficulty", "palette")
+}
 FLAGS = HOUSE_RULES  # the house rules' on/off options
 
 
@@ -56,11 +58,15 @@ def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> s
     if not _whole_in(lobby.ai, 0, MAX_AI):
         return t(lang, "options.whole_number", option="ai", min=0, max=MAX_AI)
     chosen = {**options, "ai_difficulty": lobby.ai_difficulty}
+    if lobby.palette is not None:
+        chosen["palette"] = lobby.palette
     for option, allowed in CHOICES.items():
         if chosen.get(option) is not None and chosen[option] not in allowed:
             return t(lang, "options.one_of", option=option, allowed=", ".join(allowed))
     flags = {name: options[name] for name in FLAGS if name in options}
     flags["ai_takeover"] = lobby.ai_takeover
+    if lobby.pictures is not None:
+        flags["pictures"] = lobby.pictures
     for name, value in flags.items():
         if value is not None and not isinstance(value, bool):
             return t(lang, "options.true_false", option=name)
@@ -82,6 +88,8 @@ COMMON_OPTIONS = {
     "ai": "Computer players to seat right away (0 to 9)",
     "ai_difficulty": "How well the computer players play (default normal)",
     "ai_takeover": "A timed-out player is played by the normal AI instead of just drawing",
+    "pictures": "Show a picture of the table (default: the server's setting, else the bot's)",
+    "palette": "Card colours: standard or colour_blind (default: the server's, else the bot's)",
 }
 
 
@@ -93,6 +101,9 @@ class LobbyOptions:
     ai: int
     ai_difficulty: Difficulty | None
     ai_takeover: bool | None
+    # None: the server's setting, else the bot's.
+    pictures: bool | None = None
+    palette: PaletteName | None = None
 
 
 class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
@@ -164,11 +175,13 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         ai: app_commands.Range[int, 0, MAX_AI] = 0,
         ai_difficulty: Difficulty | None = None,
         ai_takeover: bool | None = None,
+        pictures: bool | None = None,
+        palette: PaletteName | None = None,
     ) -> None:
         """Open an UNO Flip lobby; options not given take the server's settings."""
         await self._start(
             interaction,
-            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover),
+            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover, pictures, palette),
             "flip",
             target=target,
             scoring=scoring,
@@ -201,11 +214,13 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         ai: app_commands.Range[int, 0, MAX_AI] = 0,
         ai_difficulty: Difficulty | None = None,
         ai_takeover: bool | None = None,
+        pictures: bool | None = None,
+        palette: PaletteName | None = None,
     ) -> None:
         """Open a classic UNO lobby; options not given take the server's settings."""
         await self._start(
             interaction,
-            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover),
+            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover, pictures, palette),
             "classic",
             target=target,
             scoring=scoring,
@@ -254,6 +269,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             state.ai_difficulty = lobby.ai_difficulty
         if lobby.ai_takeover is not None:
             state.ai_takeover = lobby.ai_takeover
+        if lobby.pictures is not None:
+            state.pictures = lobby.pictures
+        if lobby.palette is not None:
+            state.palette = lobby.palette
+        if state.palette != "standard":
+            # The palette's card emoji, made once per run (the standard ones at start-up).
+            emoji = self.sessions.pictures.ensure_emoji(self.bot, [state.palette])
+            self.sessions.spawn(emoji, "card-emoji")
         for _ in range(lobby.ai):
             state.add_ai(state.ai_difficulty, session.ai_name)
         async with session.lock:

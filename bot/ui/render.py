@@ -59,6 +59,13 @@ from .words import (
 )
 
 Namer = Callable[[str], str]
+# What a card button shows: the card's picture as an application emoji, else a colour emoji.
+CardEmoji = Callable[[Face, Side], discord.PartialEmoji | str]
+
+
+def color_emoji(face: Face, side: Side) -> str:
+    """A card's colour emoji: the buttons' picture when there are no card emoji."""
+    return COLOR_EMOJI[face.color]
 
 
 class SeatFacts(Protocol):
@@ -417,21 +424,29 @@ def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: L
 # ---------------------------------------------------------------------- hand
 
 
-def move_button(table: Table, serial: int, move: Move, view: PlayerView, lang: Lang) -> UnoButton:
-    """One button for one legal move, labelled for a person."""
+def move_button(
+    table: Table,
+    serial: int,
+    move: Move,
+    view: PlayerView,
+    lang: Lang,
+    card_emoji: CardEmoji = color_emoji,
+) -> UnoButton:
+    """One button for one legal move, labelled for a person; cards show ``card_emoji``."""
     click = HandClick(table.id, serial, move=move)
     # Labels show no markdown: names as chosen.
     label = move_label(lang, move, view, table.name)
     match move:
         case PlayCard(card=card):
             face = next(h.face for h in view.hand if h.card == card)
-            return UnoButton(click, label, _card_style(face), COLOR_EMOJI[face.color])
+            return UnoButton(click, label, _card_style(face.color), card_emoji(face, view.side))
         case Draw():
             return UnoButton(click, label, discord.ButtonStyle.primary, "📥")
         case Pass():
-            return UnoButton(click, label, discord.ButtonStyle.secondary)
+            # "Keep it", beside "Play it" (the card's colour and picture): grey, a hand.
+            return UnoButton(click, label, discord.ButtonStyle.secondary, "✋")
         case ChooseColor(color=color):
-            return UnoButton(click, label, discord.ButtonStyle.primary, COLOR_EMOJI[color])
+            return UnoButton(click, label, _card_style(color), COLOR_EMOJI[color])
         case Accept():
             return UnoButton(click, label, discord.ButtonStyle.secondary)
         case Challenge():
@@ -445,21 +460,30 @@ def move_button(table: Table, serial: int, move: Move, view: PlayerView, lang: L
     raise AssertionError(f"no button for {move!r}")
 
 
-def _card_style(face: Face) -> discord.ButtonStyle:
-    if face.color in (Color.RED, Color.PINK, Color.ORANGE):
+def _card_style(color: Color | None) -> discord.ButtonStyle:
+    # Discord's button colours are red, green, blurple and grey. Grey is how a card that
+    # cannot be played looks, so yellow and wild cards (and the yellow choice) take blurple;
+    # their emoji tells them from blue.
+    if color in (Color.RED, Color.PINK, Color.ORANGE):
         return discord.ButtonStyle.danger
-    if face.color in (Color.GREEN, Color.TEAL):
+    if color in (Color.GREEN, Color.TEAL):
         return discord.ButtonStyle.success
-    if face.color in (Color.BLUE, Color.PURPLE):
-        return discord.ButtonStyle.primary
-    return discord.ButtonStyle.secondary
+    return discord.ButtonStyle.primary
 
 
 def hand_message(
-    table: Table, view: PlayerView, serial: int, page: int, notice: str | None, lang: Lang
+    table: Table,
+    view: PlayerView,
+    serial: int,
+    page: int,
+    notice: str | None,
+    lang: Lang,
+    *,
+    card_emoji: CardEmoji = color_emoji,
 ) -> Rendered:
     """The ephemeral hand: the cards are the buttons (one per distinct face, enabled when
-    playable, paged past what fits); the text says only what changed and what to do now."""
+    playable, paged past what fits, each showing ``card_emoji``); the text says only what
+    changed and what to do now."""
     cards = sorted(view.hand, key=lambda h: sort_key(h.face))
     title = tn(lang, "hand.title", len(cards))
     lines = [notice] if notice else []
@@ -475,7 +499,7 @@ def hand_message(
         description="\n".join(line for line in lines if line),
         color=EMBED_COLOR[view.side],
     )
-    card_buttons = _card_buttons(table, serial, view, cards, lang)
+    card_buttons = _card_buttons(table, serial, view, cards, lang, card_emoji)
     specials = [
         move_button(table, serial, m, view, lang)
         for m in view.legal_moves
@@ -507,7 +531,12 @@ def hand_message(
 
 
 def _card_buttons(
-    table: Table, serial: int, view: PlayerView, cards: Sequence[HandCard], lang: Lang
+    table: Table,
+    serial: int,
+    view: PlayerView,
+    cards: Sequence[HandCard],
+    lang: Lang,
+    card_emoji: CardEmoji,
 ) -> list[UnoButton]:
     # Every distinct card is shown once (two Red 5s are one choice, labelled "×2"), enabled
     # when it can be played now; the buttons are the only list of the hand, so none is left out.
@@ -520,13 +549,13 @@ def _card_buttons(
     buttons = []
     for face, card in shown.items():
         if card in playable:
-            button = move_button(table, serial, PlayCard(card), view, lang)
+            button = move_button(table, serial, PlayCard(card), view, lang, card_emoji)
         else:
             button = UnoButton(
                 HandClick(table.id, serial, move=PlayCard(card)),
                 card_label(lang, face),
                 discord.ButtonStyle.secondary,
-                COLOR_EMOJI[face.color],
+                card_emoji(face, view.side),
                 disabled=True,
             )
         if copies[face] > 1:

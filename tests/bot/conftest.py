@@ -10,17 +10,22 @@ import discord
 import pytest
 import simcord.components
 from pydantic import SecretStr
+from simcord import Env
 from simcord.components import ComponentValidationError, validate_embeds
 
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.store import Store
+from bot.ui.cards import CardArt
+from bot.ui.cards.emoji import CardEmojis
 
 FAKE_TOKEN = "MTA1234567890123456789.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
 
 def make_settings(tmp_path: Any, **overrides: Any) -> Settings:
-    """Settings for a test bot: no config file, a temp database, no edit coalescing delay."""
+    """Settings for a test bot: no config file, a temp database, no edit coalescing delay, and
+    a text-only table (drawing a picture per edit would double the suite's time; the picture
+    tests in test_pictures.py turn it on)."""
     values: dict[str, Any] = {
         "discord_token": SecretStr(FAKE_TOKEN),
         "db_path": tmp_path / "uno.db",
@@ -28,6 +33,7 @@ def make_settings(tmp_path: Any, **overrides: Any) -> Settings:
         "table_edits_per_second": 10_000,
         "next_round_delay": 600,
         "ai_delay": 0.0,
+        "pictures": False,
     }
     values.update(overrides)
     return Settings(**values)
@@ -57,6 +63,30 @@ async def close_stores(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
     yield
     for store in opened:
         await store.close()
+
+
+def seed_card_emoji(env: Any) -> None:
+    """Give the simulated application the standard card emoji, as a previous run of the bot
+    left them: the bot finds them by name and draws and creates none."""
+    for name in CardEmojis(CardArt()).names:
+        env.backend.create_application_emoji(name)
+
+
+@pytest.fixture
+async def simcord_env(simcord_bot: UnoBot, request: pytest.FixtureRequest) -> AsyncIterator[Any]:
+    """SimCord's own fixture, with the card emoji already made (``@pytest.mark.fresh_emoji``:
+    an application without any, so the bot creates them)."""
+    marker = request.node.get_closest_marker("simcord")
+    env = Env(simcord_bot, **(marker.kwargs if marker else {}))
+    if request.node.get_closest_marker("fresh_emoji") is None:
+        seed_card_emoji(env)
+    await env.start()
+    try:
+        yield env
+    finally:
+        await env.shutdown()
+        if env.check_errors:
+            env._raise_errors_since(env._errors_acknowledged)
 
 
 @pytest.fixture

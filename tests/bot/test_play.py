@@ -253,12 +253,13 @@ async def test_stale_hand_button_answers_with_the_fresh_hand(world: World) -> No
     anna, ben = table.game.players
     old = await table.hand(anna)
     code = next(b.code for b in buttons(old) if b.label == "Red 5")
-    fresh = await table.hand(anna)
+    stale = next(b.custom_id for b in buttons(old) if b.label == "Red 7")
+    fresh = await table.hand(anna)  # the old hand is deleted; its ids may still come (forged)
     await table.press(anna, fresh, code)  # Anna plays Red 5; Ben's turn now
     hand_ben = await table.hand(ben)
     await table.press(ben, hand_ben, next(b.code for b in buttons(hand_ben) if b.label == "Red 6"))
     before = dump_state(table.game)
-    result = await table.press(anna, old, next(b.code for b in buttons(old) if b.label == "Red 7"))
+    result = await forged_click(table.actor(anna), fresh, stale)
     assert "out of date" in embed_text(result.response)
     assert dump_state(table.game) == before
 

@@ -98,15 +98,19 @@ async def test_a_flip_game_leaves_out_the_classic_only_defaults(world: World, ad
 
 
 async def test_language_and_look_are_the_servers(world: World, admin: Any) -> None:
-    """The public language comes from the server's setting; pictures and palette are kept."""
+    """The public language and the table's look come from the server's settings; a server
+    that never chose a look follows the bot's."""
+    assert (server(world).pictures, server(world).palette) == (None, None)
+    config = world.bot.settings
+    assert server(world).look(config) == {"pictures": config.pictures, "palette": config.palette}
     shown = await panel(admin, world)
     await admin.select(shown, ["language:fi"], custom_id="uno:s:choice")
     await admin.select(shown, ["palette:colour_blind"], custom_id="uno:s:choice")
     await admin.select(shown, [], custom_id="uno:s:switches")  # pictures off
     assert (server(world).palette, server(world).pictures) == ("colour_blind", False)
-    assert server(world).look() == {"pictures": False, "palette": "colour_blind"}
     await world.members[0].slash(world.channel, "uno flip start")
-    assert world.bot.sessions.by_channel[world.channel.id].state.language == "fi"
+    state = world.bot.sessions.by_channel[world.channel.id].state
+    assert (state.language, state.pictures, state.palette) == ("fi", False, "colour_blind")
 
 
 async def test_only_managers_change_settings(world: World, admin: Any) -> None:

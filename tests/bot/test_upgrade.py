@@ -79,6 +79,8 @@ async def test_a_game_and_a_lobby_saved_before_the_redesign_resume(
     assert [s.name for s in state.seats] == ["anna", "ben", "AI Anna (hard)"]
     assert state.game is not None and len(state.game.players) == 3
     assert state.language == "en"  # saved before tables had a language: English, as then
+    # Saved before tables had pictures and a palette: the defaults.
+    assert state.pictures is True and state.palette == "standard"
     table = world.channel.last_message
     assert "The bot restarted" in embed_text(table)
     anna = world.members[0]

@@ -8,8 +8,9 @@ games (UNO Flip; classic with stacking and jump-in; classic Seven-O with the swa
 megabytes, so only its SHA-256 is kept; a mismatch means an English text changed.
 
 Re-recorded for issue 15's shorter table and hand (one line per player, the hand's cards only
-as buttons, "Anna 🤖") and for the lobby's line naming the rules that differ (issue 17):
-tests/ui/test_table_text.py and tests/bot/test_table_text.py pin those texts one by one.
+as buttons, "Anna 🤖"), the buttons' colours (yellow and wild cards blurple, "Keep it" ✋) and
+the lobby's line naming the rules that differ (issue 17): tests/ui/test_table_text.py,
+tests/bot/test_table_text.py and tests/bot/test_pictures.py pin those one by one.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "03c7dfe523b888f2c946be91bdfe7f053f35779b068a9040e0ff681c3c4cf000"
+RECORDED = "6257ed7a966d1d5d12c0d0b49a6ccd88200abcb636aa3a27090e4c9de237a09c"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),

@@ -82,6 +82,11 @@ class CardEmojis:
         """Every emoji name this set needs (one per distinct face and side)."""
         return [emoji_name(face, side, self.art.palette.key) for face, side in all_faces()]
 
+    @property
+    def failed(self) -> bool:
+        """Whether creating or listing the emoji failed this run (buttons show colour emoji)."""
+        return self._warned
+
     async def ensure(self, client: EmojiHost) -> None:
         """Reuse the emoji that exist by name, delete those of older designs and create the
         missing ones; Discord or network failures never raise (buttons fall back to colour

@@ -1,0 +1,234 @@
+"""The card art at work in Discord: table pictures drawn off the event loop, and card emoji.
+
+One ``Pictures`` per bot holds the card art of each palette (cached in memory and on disk), a
+process that draws table pictures one at a time, and the application emoji of each palette for
+the hand's card buttons. A picture that fails to draw leaves a text-only table (one warning);
+it never costs a move.
+
+Table pictures are drawn in a separate, lower-priority process rather than a thread: a picture
+is 10-40 ms of mostly Python work that holds the GIL, and drawn on a thread of the bot's own
+process it delayed the answers to clicks (bench/bot_load.py at 1,000 games: first-response p99
+85 ms with a thread). In its own process the event loop keeps the GIL, and on a shared core the
+operating system runs the loop first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import multiprocessing
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+
+from bot.config import PaletteName
+from bot.engine.cards import Face, Side
+from bot.engine.view import PlayerView
+
+from .cards import (
+    COLOR_BLIND,
+    STANDARD,
+    CardArt,
+    Palette,
+    TablePicture,
+    table_picture,
+    table_png,
+    warm,
+)
+from .cards.emoji import CardEmojis, EmojiHost
+
+# The file name the table's embed shows its picture by (``attachment://table.png``).
+PICTURE_FILE = "table.png"
+PICTURE_URL = f"attachment://{PICTURE_FILE}"
+ART_PALETTES: dict[PaletteName, Palette] = {"standard": STANDARD, "colour_blind": COLOR_BLIND}
+
+# What a hand button shows for a card: an application emoji, or a colour emoji as text.
+CardEmoji = Callable[[Face, Side], "discord.PartialEmoji | str"]
+
+# Tables whose last picture stays in memory, the most recently drawn first.
+KEPT_PICTURES = 64
+
+log = logging.getLogger(__name__)
+
+
+class PicturesBehind(Exception):
+    """The drawing process has more pictures waiting than it can draw in time."""
+
+
+def palette_name(value: str) -> PaletteName:
+    """A table's ``palette`` as a palette this art has (anything unknown: standard)."""
+    return "colour_blind" if value == "colour_blind" else "standard"
+
+
+def picture_file(png: bytes) -> discord.File:
+    """A table picture as the attachment its embed shows (a File is spent by one request)."""
+    return discord.File(io.BytesIO(png), PICTURE_FILE)
+
+
+@dataclass(slots=True)
+class LastPicture:
+    """A table's latest picture and what it shows: an edit that changes only the words (a log
+    line, a mention) sends the same bytes without drawing them again. Only the most recent
+    tables keep their bytes (``KEPT_PICTURES``): at 1,000 games, pictures of every table would
+    hold 50 MB for the rare edit that changes words alone."""
+
+    shows: tuple[PaletteName, TablePicture] | None = None
+    png: bytes = b""
+
+
+# The drawing process's niceness: below the bot's, so a shared core runs the event loop first.
+DRAWING_NICENESS = 10
+# The drawing process's own card art, by palette (it shares the disk cache with the bot).
+_process_art: dict[tuple[PaletteName, Path | None], CardArt] = {}
+# The one drawing process of this Python process, started with the first picture and ended
+# with the interpreter (concurrent.futures joins it at exit); shared by every bot in it.
+_drawing: Executor | None = None
+
+
+def drawing_process() -> Executor:
+    """The process that draws table pictures (started on first use). "spawn": forking the
+    bot's process (its event loop, threads and sockets) would be unsafe."""
+    global _drawing
+    if _drawing is None:
+        _drawing = ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_drawing_process
+        )
+    return _drawing
+
+
+def _start_drawing_process() -> None:
+    """Runs first in the drawing process: lower its priority below the bot's."""
+    # Where that is not allowed, the pictures still come, at the bot's own priority.
+    with contextlib.suppress(OSError):
+        os.nice(DRAWING_NICENESS)
+
+
+def _art(palette: PaletteName, directory: Path | None) -> CardArt:
+    """The drawing process's card art of ``palette`` (cached in ``directory``)."""
+    art = _process_art.get((palette, directory))
+    if art is None:
+        art = _process_art[palette, directory] = CardArt(directory, ART_PALETTES[palette])
+    return art
+
+
+def _draw_table(picture: TablePicture, palette: PaletteName, directory: Path | None) -> bytes:
+    """The table picture as PNG bytes, in the drawing process (cards cached there)."""
+    return table_png(picture, _art(palette, directory))
+
+
+def _warm(palette: PaletteName, directory: Path | None) -> int:
+    """Draw (or read from disk) every card a table picture uses, in the drawing process."""
+    return warm(_art(palette, directory))
+
+
+class Pictures:
+    """Card art per palette, table pictures drawn in one worker process, card emoji."""
+
+    # Seconds a table edit waits for its picture. A picture takes tens of milliseconds; when
+    # the machine is so busy that it takes longer, the edit goes out with its words alone
+    # (bench/bot_load.py on one shared core left tables minutes behind waiting for pictures).
+    draw_timeout: float | None = 2.0
+    # Pictures asked for and not drawn yet, at most. Past that the process is behind (a busy
+    # machine, hundreds of edits a second): more would only wait and time out, every one of
+    # them, so the edit goes out with its words and the queue stays short.
+    max_waiting = 3
+
+    def __init__(self, directory: Path | None = None) -> None:
+        """Card art cached in ``directory`` (memory only when None)."""
+        self.directory = directory
+        # Made on first use: the disk cache's folder appears only once the bot draws (a bot
+        # that fails to log in leaves no folder behind).
+        self._emojis: dict[PaletteName, CardEmojis] = {}
+        self._warned = False
+        self._ensured: set[PaletteName] = set()
+        self._kept: OrderedDict[int, LastPicture] = OrderedDict()
+        self._waiting = 0
+        self.drawn = 0
+
+    async def table_png(
+        self, view: PlayerView, name: Callable[[str], str], palette: str, last: LastPicture
+    ) -> bytes | None:
+        """The table picture of ``view`` as PNG bytes, or None when it could not be drawn
+        (logged once; the table shows its text alone). Drawn on the pictures' thread, and
+        only when it shows something other than ``last``."""
+        shows = (palette_name(palette), table_picture(view, name))
+        if last.shows != shows:
+            try:
+                png = await self._draw(shows[1], shows[0])
+            except Exception as error:  # any drawing failure: the table still goes out
+                self._warn(error)
+                return None
+            last.shows, last.png = shows, png
+            self.drawn += 1
+        self._keep(last)
+        return last.png
+
+    def start_drawing(self) -> None:
+        """Start the drawing process now and have it load every card of the standard palette,
+        so the first pictures wait for neither (a new process takes a second or more to start;
+        the cards take 2 s of its CPU the first time, 0.2 s from the disk cache after)."""
+        drawing_process().submit(_warm, "standard", self.directory)
+
+    async def _draw(self, picture: TablePicture, palette: PaletteName) -> bytes:
+        """Draw a table picture in the drawing process: one process, so pictures never take
+        more than one core, and a burst of edits queues there."""
+        global _drawing
+        if self._waiting >= self.max_waiting:
+            raise PicturesBehind(f"{self._waiting} table pictures are waiting to be drawn")
+        loop = asyncio.get_running_loop()
+        self._waiting += 1
+        try:
+            drawing = loop.run_in_executor(
+                drawing_process(), _draw_table, picture, palette, self.directory
+            )
+            # On timeout the picture is cancelled: if it has not started, it leaves the queue.
+            return await asyncio.wait_for(drawing, self.draw_timeout)
+        except BrokenProcessPool:
+            _drawing = None  # the process died (killed, out of memory): the next one restarts it
+            raise
+        finally:
+            self._waiting -= 1
+
+    def _keep(self, last: LastPicture) -> None:
+        self._kept[id(last)] = last
+        self._kept.move_to_end(id(last))
+        while len(self._kept) > KEPT_PICTURES:
+            _, oldest = self._kept.popitem(last=False)
+            oldest.shows, oldest.png = None, b""
+
+    def card_emoji(self, palette: str) -> CardEmoji:
+        """What the hand's buttons show for a card in ``palette`` (a table's palette)."""
+        return self.emojis(palette_name(palette)).emoji_for
+
+    def emojis(self, palette: PaletteName) -> CardEmojis:
+        """The card emoji of ``palette`` (their art cached in the bot's folder)."""
+        emojis = self._emojis.get(palette)
+        if emojis is None:
+            art = CardArt(self.directory, ART_PALETTES[palette])
+            emojis = self._emojis[palette] = CardEmojis(art)
+        return emojis
+
+    async def ensure_emoji(self, client: EmojiHost, palettes: Iterable[str]) -> None:
+        """Create (or find by name) the card emoji of each of ``palettes``, each once per run
+        and one after another; a failure falls back to colour emoji with one warning for the
+        whole bot (see ``CardEmojis.ensure``)."""
+        for palette in map(palette_name, palettes):
+            if palette in self._ensured or any(e.failed for e in self._emojis.values()):
+                continue
+            self._ensured.add(palette)
+            await self.emojis(palette).ensure(client)
+
+    def _warn(self, error: Exception) -> None:
+        if not self._warned:
+            log.warning("table picture failed, showing the table as text: %r", error)
+        else:
+            log.debug("table picture failed again: %r", error)
+        self._warned = True

@@ -1,0 +1,28 @@
+"""The bot's table pictures: drawn again only when what they show changed, and only the most
+recent tables keep their bytes."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import Game, RuleSet, public_view
+from bot.ui import pictures
+from bot.ui.pictures import LastPicture, Pictures
+
+
+async def test_a_picture_is_drawn_once_per_change_and_old_ones_are_let_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same view twice draws once; past KEPT_PICTURES tables, the oldest lets its go."""
+    monkeypatch.setattr(pictures, "KEPT_PICTURES", 1)
+    monkeypatch.setattr(pictures.Pictures, "draw_timeout", None)  # however busy the machine
+    game = Game.new(["p1", "p2"], RuleSet(variant="flip"), seed=4)
+    shown = Pictures()
+    first, second = LastPicture(), LastPicture()
+    png = await shown.table_png(public_view(game), str, "standard", first)
+    assert png is not None and png.startswith(b"\x89PNG")
+    assert await shown.table_png(public_view(game), str, "standard", first) == png
+    assert shown.drawn == 1
+    await shown.table_png(public_view(game), str, "colour_blind", second)
+    assert shown.drawn == 2  # another palette is another picture
+    assert first.shows is None and first.png == b""
