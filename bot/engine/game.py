@@ -1033,10 +1033,13 @@ class Game:
 
     def _end_round(self, winner: int, out: list[ev.Event]) -> None:
         card_points = self._points[self.side]
-        points = {
-            player: sum(card_points[card] for card in self.hands[seat])
-            for seat, player in enumerate(self.players)
-        }
+        # Plain loops: a generator and sum() per hand cost several times the adding up.
+        points: dict[str, int] = {}
+        for player, hand in zip(self.players, self.hands, strict=True):
+            total = 0
+            for card in hand:
+                total += card_points[card]
+            points[player] = total
         winner_id = self.players[winner]
         if self.rules.scoring == "standard":
             awarded = {player: 0 for player in self.players}
@@ -1071,7 +1074,11 @@ class Game:
     def _match_winner(self) -> str | None:
         target = self.rules.target
         seated = self.players
-        if not any(self.scores[p] >= target for p in seated):
+        scores = self.scores
+        for player in seated:  # (any() over a generator costs more than the loop)
+            if scores[player] >= target:
+                break
+        else:
             return None
         if self.rules.scoring == "standard":
             return max(seated, key=lambda p: self.scores[p])
