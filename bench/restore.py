@@ -3,13 +3,17 @@
 A SQLite file is filled through the store API with ``--games`` live games (2-4 players, half UNO
 Flip and half classic, each a few random moves into its first round, saved as the bot saves
 them: engine state plus the session's ``ui`` blob) and ``--lobbies`` open lobbies. Then a fresh
-``UnoBot`` does what its ``setup_hook`` does before the cogs load: open the store, hand the
-persistence to the sessions, ``SessionManager.restore``. Measured:
+``UnoBot`` does what start-up does: ``setup_hook`` reads the rows, then the background task
+restores them in slices. Measured:
 
-- the restore's wall time, split into the store read (``load_live_games``, rows and JSON
-  text), and the rest (parsing each snapshot, rebuilding sessions, starting their timers);
+- the rows' read (``SessionManager.read_saved``, one query each for games and lobbies): what
+  ``setup_hook`` awaits before the bot connects, so no click can be answered sooner;
+- the whole restore's wall time: the read, then ``SessionManager.restore_saved`` (parsing each
+  snapshot, rebuilding sessions, starting their timers), which the bot runs in the background;
 - the event loop's longest stall meanwhile, seen by a task that asks to wake every 10 ms: a
-  click that arrives during the restore waits at least that long for its first response.
+  click that arrives during the restore waits at most about that long for the loop;
+- every 100 ms of the restore, a click on a table not back yet (the oldest saved, which the
+  background restore reaches last): the time its table takes to come back on demand.
 
 No Discord (not even SimCord): the bot is not logged in, so the table edits each restored
 session asks for ("the bot restarted") fail quietly in the background; only the restore's own
@@ -28,7 +32,7 @@ import logging
 import random
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
@@ -38,6 +42,7 @@ from pydantic import SecretStr
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Game, Phase, RuleSet, dumps
+from bot.memory import freeze_after_full_collections, stop_freezing
 from bot.persistence import LobbySnapshot, Persistence, SeatSnapshot, SessionSnapshot
 from bot.store import ConnectionSettings, Store
 from bot.store.models import store_player_id
@@ -47,6 +52,7 @@ GUILD = 900_000_000_000_000_000
 CHANNEL = 800_000_000_000_000_000
 USER = 700_000_000_000_000_000
 TICK = 0.01  # seconds between the lag probe's wake-ups
+CLICK_EVERY = 0.1  # seconds between two clicks on tables not restored yet
 
 
 def seats(index: int, count: int) -> list[SeatSnapshot]:
@@ -134,6 +140,34 @@ class RestoreResult:
     read_s: float
     total_s: float
     longest_stall_ms: float
+    full_gc_ms: list[float]
+    # Milliseconds each on-demand restore took (a click's table restored before its turn came).
+    on_demand_ms: list[float]
+
+    @property
+    def first_click_s(self) -> float:
+        """The bot's own part of the wait for the first answered click after start-up: the
+        rows' read, then the loop's longest stall and the slowest on-demand restore (a
+        click that met both)."""
+        slowest = max(self.on_demand_ms, default=0.0)
+        return self.read_s + (self.longest_stall_ms + slowest) / 1000
+
+
+@dataclass
+class FullCollections:
+    """Times every full (generation 2) garbage collection."""
+
+    pauses_ms: list[float] = field(default_factory=list)
+    started: float = 0.0
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """A gc callback."""
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self.started = time.perf_counter()
+        else:
+            self.pauses_ms.append((time.perf_counter() - self.started) * 1000)
 
 
 async def lag_probe(stalls: list[float]) -> None:
@@ -145,39 +179,82 @@ async def lag_probe(stalls: list[float]) -> None:
         stalls.append((loop.time() - asked - TICK) * 1000)
 
 
+async def click_probe(bot: UnoBot, channels: list[int], times: list[float]) -> None:
+    """Every CLICK_EVERY, what a click on a table not restored yet does first: restore that
+    table (the oldest saved, which the background restore reaches last)."""
+    for channel_id in channels:
+        await asyncio.sleep(CLICK_EVERY)
+        if not bot.sessions.restoring:
+            return
+        started = time.perf_counter()
+        bot.sessions.in_channel(channel_id)
+        times.append((time.perf_counter() - started) * 1000)
+
+
 async def time_restore(path: Path) -> RestoreResult:
-    """Restore the saves at ``path`` into a fresh bot, as its setup_hook does, and time it."""
+    """Restore the saves at ``path`` into a fresh bot, as its setup_hook and then its
+    background restore do, and time it."""
     settings = Settings(discord_token=SecretStr(FAKE_TOKEN), db_path=path)
     bot = UnoBot(settings, shard_count=1)
     stalls: list[float] = []
-    probe = asyncio.get_running_loop().create_task(lag_probe(stalls))
+    loop = asyncio.get_running_loop()
+    probe = loop.create_task(lag_probe(stalls))
     await asyncio.sleep(TICK * 2)
     store = await Store.open(path, ConnectionSettings())
     try:
-        started = time.perf_counter()
-        await store.snapshots.load_live_games()
-        read_s = time.perf_counter() - started
         gc.collect()
-        stalls.clear()
         started = time.perf_counter()
         persistence = Persistence(store)
         bot.sessions.persistence = persistence
-        games, lobbies = await bot.sessions.restore(persistence)
+        games, lobbies = await bot.sessions.read_saved(persistence)  # what setup_hook awaits
+        read_s = time.perf_counter() - started
+        # As setup_hook leaves things before the background restore: start-up frozen, and the
+        # survivors of every full collection frozen from then on.
+        gc.freeze()
+        freeze_after_full_collections()
+        await asyncio.sleep(TICK * 2)
+        stalls.clear()  # the read runs before the bot connects: no click waits for it
+        collections = FullCollections()
+        gc.callbacks.append(collections.on_gc)
+        oldest_first = [CHANNEL + index for index in range(games + lobbies)]
+        on_demand: list[float] = []
+        clicks = loop.create_task(click_probe(bot, oldest_first, on_demand))
+        await bot.sessions.restore_saved()  # what the bot then runs in the background
         total_s = time.perf_counter() - started
+        clicks.cancel()
+        gc.callbacks.remove(collections.on_gc)
+        sessions = list(bot.sessions.by_id.values())
+        live = sum(1 for session in sessions if session.state.game is not None)
         await asyncio.sleep(TICK * 2)  # the probe's wake-up that the restore delayed
         probe.cancel()
         await bot.sessions.shutdown()
     finally:
+        stop_freezing()
         await store.close()
-    return RestoreResult(games, lobbies, read_s, total_s, max(stalls, default=0.0))
+    return RestoreResult(
+        live,
+        len(sessions) - live,
+        read_s,
+        total_s,
+        max(stalls, default=0.0),
+        collections.pauses_ms,
+        on_demand,
+    )
 
 
 def summary(result: RestoreResult) -> list[str]:
     """Markdown lines for one restore."""
+    demand = result.on_demand_ms
+    slowest = f"{max(demand):.2f} ms" if demand else "none made"
+    gcs = result.full_gc_ms
+    pauses = f"{min(gcs):.0f} to {max(gcs):.0f}" if gcs else "0"
     return [
         f"Restored {result.games:,} live games and {result.lobbies:,} open lobbies in "
-        f"{result.total_s:.2f} s (the store read alone: {result.read_s:.2f} s). The event loop's "
-        f"longest stall meanwhile: {result.longest_stall_ms:,.0f} ms.",
+        f"{result.total_s:.2f} s; the rows' read before the bot connects: {result.read_s:.2f} s. "
+        f"The event loop's longest stall meanwhile: {result.longest_stall_ms:,.0f} ms. "
+        f"Full collections meanwhile: {len(gcs)}, {pauses} ms. "
+        f"On-demand restores of a clicked table: {len(demand)}, slowest {slowest}. "
+        f"The bot's part of the first answered click: {result.first_click_s:.2f} s.",
     ]
 
 

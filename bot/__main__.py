@@ -2,7 +2,9 @@
 
 Every problem a host can meet at start-up ends in one line on stderr and an exit status: 2 for
 something the host must fix (a setting, the token, the database file), 1 when Discord stayed
-unreachable through every retry (a restart policy may try again later).
+unreachable through every retry (a restart policy may try again later). A process of a shard
+cluster that finds one of its shards taken over by another process while it runs also stops
+with one line and status 1.
 """
 
 from __future__ import annotations
@@ -127,6 +129,10 @@ async def run(settings: Settings) -> None:
             log.info("shutting down")
         await bot.close()
         await runner
+        if bot.shards_lost is not None:
+            # Status 1: a restart policy may start it again; it then waits for its shards,
+            # and refuses to start while the other process still runs them.
+            raise StartupError(f"{settings.label('shard_ids')}: {bot.shards_lost}", status=1)
     finally:
         stopper.cancel()
         if beating is not None and heartbeat is not None:

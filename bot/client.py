@@ -3,14 +3,19 @@ restart-safe buttons), syncs the commands."""
 
 from __future__ import annotations
 
-import gc
+import asyncio
 import logging
 
 import discord
 from discord.ext import commands
 
 from .config import Settings
-from .memory import freeze_after_full_collections, stop_freezing
+from .memory import (
+    freeze_after_full_collections,
+    freeze_long_lived,
+    reclaim_frozen,
+    stop_freezing,
+)
 from .persistence import Persistence
 from .sessions import SessionManager
 from .store import Shards, Store, describe_url, open_store
@@ -52,6 +57,9 @@ class UnoBot(commands.AutoShardedBot):
         self.sessions = SessionManager(self, settings)
         self._store: Store | None = None
         self._invite_logged = False
+        # Why this process stopped serving its shards (another process took one), or None.
+        self.shards_lost: str | None = None
+        self._stopping: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -67,19 +75,60 @@ class UnoBot(commands.AutoShardedBot):
         log.info("store open: %s", describe_url(url))
         if self.settings.shard_count and self.settings.shard_id_list is not None:
             shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
-            await self._store.claim_shards(shards)  # ShardTakenError: another process runs them
+            # ShardTakenError: another process runs them.
+            await self._store.claim_shards(
+                shards,
+                lease_timeout=self.settings.shard_lease_timeout,
+                on_lost=self._shards_taken,
+            )
             log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
         persistence = Persistence(self._store)
         self.sessions.persistence = persistence
-        games, lobbies = await self.sessions.restore(persistence)
-        log.info("resumed %d live games and %d open lobbies", games, lobbies)
+        self.sessions.servers.store = self._store
+        kept = await self.sessions.servers.load_all()
+        log.info("%d servers have settings of their own", kept)
+        # Only the rows are read here; the tables come back in the background once the bot is
+        # connected, so clicks are answered from the start (one on a table not back yet
+        # restores that table first).
+        games, lobbies = await self.sessions.read_saved(persistence)
+        log.info("resuming %d live games and %d open lobbies", games, lobbies)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
         # Everything loaded so far lives as long as the process: keep it out of the cyclic
         # collector's full passes, which otherwise grow with it and stall clicks.
-        gc.freeze()
+        freeze_long_lived()
         freeze_after_full_collections()  # and so on, for what outlives each full collection
+        self.sessions.spawn(self._restore_saved(games, lobbies), "restore")
+        if self.settings.memory_reclaim_hours:
+            self.sessions.spawn(self._reclaim_periodically(), "memory-reclaim")
+
+    async def _restore_saved(self, games: int, lobbies: int) -> None:
+        started = asyncio.get_running_loop().time()
+        await self.sessions.restore_saved()
+        seconds = asyncio.get_running_loop().time() - started
+        log.info("resumed %d live games and %d open lobbies in %.1f s", games, lobbies, seconds)
+        freeze_long_lived()  # the restored tables live on: out of the full collections too
+
+    async def _reclaim_periodically(self) -> None:
+        # Freezing keeps the cyclic garbage of objects that were alive at a freeze; give it back
+        # now and then, in one pause, instead of letting it grow for the process's lifetime.
+        while True:
+            await asyncio.sleep(self.settings.memory_reclaim_hours * 3600)
+            started = asyncio.get_running_loop().time()
+            freed = reclaim_frozen()
+            seconds = asyncio.get_running_loop().time() - started
+            log.info("reclaimed %d frozen objects in %.0f ms", freed, seconds * 1000)
+
+    def _shards_taken(self, reason: str) -> None:
+        """Another process took one of our shards while the lease was down: it restored
+        their games from the database, so this process must not serve or save them again.
+        The store already refuses writes; stop, and ``python -m bot`` exits with the reason."""
+        log.error("%s; this process stops and saves nothing more", reason)
+        self.shards_lost = reason
+        self._stopping = asyncio.get_running_loop().create_task(
+            self.close(), name="stop-after-shards-lost"
+        )
 
     async def sync_commands(self) -> None:
         """Sync to the development guild when one is set (instant), else globally."""
@@ -104,16 +153,21 @@ class UnoBot(commands.AutoShardedBot):
             log.info("invite link: %s", invite_url(self.application_id))
 
     def health(self) -> dict[str, bool]:
-        """What the heartbeat reports: ready, every gateway shard connected, store open."""
+        """What the heartbeat reports: ready, every gateway shard connected, store open (and
+        in a shard cluster, its lease on this process's shards held)."""
         shards = self.shards.values()
         return {
             "ready": self.is_ready() and not self.is_closed(),
             "gateway": bool(shards) and not any(shard.is_closed() for shard in shards),
-            "store": self._store is not None,
+            "store": self._store is not None
+            and (self._store.lease is None or self._store.lease.held),
         }
 
     async def close(self) -> None:
         """Answer the clicks in flight, stop the timers, then disconnect."""
+        if self._stopping is not None and self._stopping is not asyncio.current_task():
+            await asyncio.shield(self._stopping)  # already stopping: its shards were taken
+            return
         await self.sessions.shutdown()
         stop_freezing()
         await super().close()

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import (
     AliasChoices,
+    BaseModel,
     Field,
     PrivateAttr,
     SecretStr,
@@ -92,6 +93,10 @@ class Settings(BaseSettings):
             raise ValueError(f"shard ids must be below shard_count ({count})")
         return value
 
+    # On PostgreSQL: seconds before the server counts a silent holder of a shard as dead, and
+    # how long a starting process waits for a shard whose holder just died before refusing.
+    shard_lease_timeout: float = Field(default=30.0, ge=1.0, le=600.0)
+
     @property
     def shard_id_list(self) -> list[int] | None:
         """The shard ids this process runs, or None when it runs them all."""
@@ -117,6 +122,10 @@ class Settings(BaseSettings):
             raise ValueError(f"leaves the shards of this process (of {count}) no edit a second")
         return value
 
+    # Hours between two reclaims of the cyclic garbage that freezing keeps (bot.memory): each is
+    # one full collection over the whole heap, a pause of a few hundred ms at 10,000 games.
+    # 0: never (the frozen garbage then grows by about half an object per click).
+    memory_reclaim_hours: float = Field(default=6.0, ge=0.0, le=168.0)
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
     ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
     # The heartbeat file the container's HEALTHCHECK reads (bot.health); None writes none.
@@ -178,9 +187,10 @@ def known_env_names() -> list[str]:
     return [env_name(field) for field in Settings.model_fields] + [CONFIG_ENV]
 
 
-def setting_range(field: str) -> tuple[float, float] | None:
-    """The inclusive (lowest, highest) a numeric setting accepts, or None when unbounded."""
-    rules = Settings.model_fields[field].metadata
+def setting_range(field: str, model: type[BaseModel] = Settings) -> tuple[float, float] | None:
+    """The inclusive (lowest, highest) a numeric setting of ``model`` accepts, or None when
+    unbounded."""
+    rules = model.model_fields[field].metadata
     lows = [rule.ge for rule in rules if getattr(rule, "ge", None) is not None]
     highs = [rule.le for rule in rules if getattr(rule, "le", None) is not None]
     if not lows or not highs:

@@ -13,6 +13,11 @@ first unshown change goes first: under load every table falls behind by about th
 rather than busy tables starving quiet ones. Edits go out evenly spread (a token bucket holding
 a tenth of the rate): 45 edits drawn at once would hold up the clicks queued behind them.
 
+Every other REST call a game makes outside an interaction (a turn reminder, its deletion, a
+table posted anew after someone deleted it, a notice) spends the same budget through ``call``:
+one-off calls, never merged, that go before the table edits (they are few, and a reminder is
+only worth sending on time).
+
 Pure asyncio: it knows keys and callables, not Discord.
 """
 
@@ -29,8 +34,8 @@ from dataclasses import dataclass
 log = logging.getLogger(__name__)
 
 Edit = Callable[[], Awaitable[None]]
-# Told of every edit as it starts: its key, the loop time of its oldest change not shown yet,
-# and the loop time it starts at.
+# Told of every edit as it starts: its key (None for a one-off call), the loop time of its
+# oldest change not shown yet (of its request, for a one-off call), and the loop time it starts.
 StartHook = Callable[[Hashable, float, float], None]
 
 
@@ -97,12 +102,19 @@ class EditBudget:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = float("inf")
         self._edits: set[asyncio.Task[None]] = set()
+        # One-off calls waiting for the budget, in request order: (requested at, call).
+        self._calls: deque[tuple[float, Edit]] = deque()
         self._stopped = False
 
     @property
     def pending(self) -> int:
         """Tables with a change not yet sent (an edit in flight does not count)."""
         return sum(1 for table in self._tables.values() if table.dirty_since is not None)
+
+    @property
+    def queued_calls(self) -> int:
+        """One-off calls waiting for the budget."""
+        return len(self._calls)
 
     @property
     def in_flight(self) -> int:
@@ -139,6 +151,15 @@ class EditBudget:
         if not table.running:
             self._queue(key, table, now)
 
+    def call(self, send: Edit) -> None:
+        """Have ``send`` (one REST request, not a table edit) run soon within the budget,
+        before any waiting table edit; never merged with another."""
+        if self._stopped:
+            return
+        now = asyncio.get_running_loop().time()
+        self._calls.append((now, send))
+        self._wake_at(now)
+
     def discard(self, key: Hashable) -> None:
         """Drop the waiting edit of ``key`` (the table was just drawn some other way)."""
         table = self._tables.get(key)
@@ -151,6 +172,7 @@ class EditBudget:
     async def stop(self) -> None:
         """Stop scheduling and cancel the edits in flight; later requests are ignored."""
         self._stopped = True
+        self._calls.clear()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -187,11 +209,16 @@ class EditBudget:
         now = asyncio.get_running_loop().time()
         self._promote(now)
         self._expire(now)
-        while self._ready:
+        while self._ready or self._calls:
             wait = self._may_start(now)
             if wait > 0:
                 self._wake_at(now + wait)
                 break
+            if self._calls:
+                requested, send = self._calls.popleft()
+                self._spend(None, requested, now)
+                self._launch(None, None, send)
+                continue
             dirty_since, _, key = heapq.heappop(self._ready)
             table = self._tables.get(key)
             if table is None or table.running or table.dirty_since != dirty_since:
@@ -239,25 +266,37 @@ class EditBudget:
         table.dirty_since = None
         table.running = True
         table.last_start = now
+        self._expiry.append((now + self.min_interval, key))
+        self._spend(key, since, now)
+        self._launch(key, table, edit)
+
+    def _spend(self, key: Hashable, since: float, now: float) -> None:
+        """Take one request from the budget (``key`` None: a one-off call)."""
         self._recent.append(now)
         self._tokens -= 1.0
-        self._expiry.append((now + self.min_interval, key))
         self.started += 1
         if self.on_start is not None:
             self.on_start(key, since, now)
+
+    def _launch(self, key: Hashable, table: _Table | None, edit: Edit) -> None:
         task = asyncio.get_running_loop().create_task(self._send(key, table, edit))
         self._edits.add(task)
         task.add_done_callback(self._edits.discard)
 
-    async def _send(self, key: Hashable, table: _Table, edit: Edit) -> None:
+    async def _send(self, key: Hashable, table: _Table | None, edit: Edit) -> None:
         try:
             await edit()
         except Exception:
-            log.exception("table edit for %s failed", key)
+            log.exception("REST call for %s failed", "a one-off call" if key is None else key)
         finally:
-            table.running = False
-            now = asyncio.get_running_loop().time()
-            if table.dirty_since is not None:
-                self._queue(key, table, now)  # changed again while this edit was on its way
-            elif self._forgettable(table, now) and self._tables.get(key) is table:
-                del self._tables[key]
+            if table is not None:
+                self._finished(key, table)
+
+    def _finished(self, key: Hashable, table: _Table) -> None:
+        """A table's edit is over: queue its next change, or forget it when it has none."""
+        table.running = False
+        now = asyncio.get_running_loop().time()
+        if table.dirty_since is not None:
+            self._queue(key, table, now)  # changed again while this edit was on its way
+        elif self._forgettable(table, now) and self._tables.get(key) is table:
+            del self._tables[key]

@@ -61,6 +61,10 @@ class TableSnapshot(BaseModel):
     message_id: int | None
     # The public messages' language, chosen when the lobby opened (older saves: English).
     language: str = "en"
+    # The server's timers and catch rate when the lobby opened (older saves, None: the config).
+    turn_reminder: float | None = None
+    lobby_timeout: int | None = None
+    ai_catch_rate: float | None = None
 
 
 class SessionSnapshot(TableSnapshot):
@@ -96,6 +100,9 @@ def _table_fields(table: TableState) -> dict[str, Any]:
         "seats": [SeatSnapshot(player_id=s.player_id, name=s.name, ai=s.ai) for s in table.seats],
         "message_id": table.message_id,
         "language": table.language,
+        "turn_reminder": table.turn_reminder,
+        "lobby_timeout": table.lobby_timeout,
+        "ai_catch_rate": table.ai_catch_rate,
     }
 
 
@@ -357,12 +364,12 @@ def _report_writer_failure(task: asyncio.Task[None]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Restored:
-    """What start-up found in the store: the live games' tables, and the channels whose
-    game could not be read (it is ended; the channel should be told)."""
+class Saved:
+    """What start-up read from the store, still unparsed: the live games' and open lobbies'
+    rows."""
 
-    tables: list[TableState]
-    lost_channels: list[int]
+    games: list[LiveGame]
+    lobbies: list[SavedLobby]
 
 
 class Persistence:
@@ -420,56 +427,51 @@ class Persistence:
             log.warning("%d sessions still had unsaved changes at shutdown", len(pending))
         return not pending
 
-    async def restore(self) -> Restored:
-        """Every live game's table; one that cannot be read is ended on its own."""
-        tables: list[TableState] = []
-        lost: list[int] = []
-        for live in await self.store.snapshots.load_live_games():
-            try:
-                saved, game = _parse(live)
-                table = table_from_snapshot(saved, game)
-            except Exception:
-                log.exception("game %s could not be restored; ending it", live.game.id)
-                await self.store.games.abandon_game(live.game.id)
-                lost.append(live.game.channel_id)
-                continue
-            self._writers[table.id] = SessionWriter(
-                self.store, table.channel_id, table.id, live.game.id, saved.recorded_rounds
-            )
-            tables.append(table)
-        return Restored(tables, lost)
-
-    async def restore_lobbies(
-        self, taken_channels: set[int], taken_ids: set[str]
-    ) -> list[TableState]:
-        """Every saved lobby whose channel and id are free; the rest are dropped with a log
-        line (call it after the live games are back: a lobby beside a live game in the same
-        channel lost the channel to that game)."""
+    async def read_saved(self) -> Saved:
+        """Every live game's and open lobby's saved row, unparsed (one query each): what
+        start-up restores, a channel at a time, with ``restore_game`` and ``restore_lobby``."""
+        games = await self.store.snapshots.load_live_games()
         try:
-            saved = await self.store.lobbies.load_all()
+            lobbies = await self.store.lobbies.load_all()
         except StoreError:
             log.exception("the saved lobbies could not be read; none are restored")
-            return []
-        restored: list[TableState] = []
-        for row in saved:
-            if row.channel_id in taken_channels or row.session_id in taken_ids:
-                log.warning(
-                    "lobby %s dropped: a live game holds its channel %s or its id",
-                    row.session_id,
-                    row.channel_id,
-                )
-                await self._forget_lobby(row.channel_id, row.session_id)
-                continue
-            try:
-                table = table_from_lobby(_parse_lobby(row))
-            except Exception:
-                log.exception("lobby %s could not be restored; dropping it", row.session_id)
-                await self._forget_lobby(row.channel_id, row.session_id)
-                continue
-            restored.append(table)
-        return restored
+            lobbies = []
+        return Saved(games, lobbies)
 
-    async def _forget_lobby(self, channel_id: int, session_id: str) -> None:
+    def restore_game(self, live: LiveGame) -> TableState | None:
+        """A live game's table from its saved row, its writer ready; None if the row cannot be
+        read (the caller ends that game with ``abandon``)."""
+        try:
+            saved, game = _parse(live)
+            table = table_from_snapshot(saved, game)
+        except Exception:
+            log.exception("game %s could not be restored; ending it", live.game.id)
+            return None
+        self._writers[table.id] = SessionWriter(
+            self.store, table.channel_id, table.id, live.game.id, saved.recorded_rounds
+        )
+        return table
+
+    async def abandon(self, game_id: int) -> None:
+        """End a live game that cannot be restored."""
+        try:
+            await self.store.games.abandon_game(game_id)
+        except StoreError:
+            # The row stays live: the next start-up tries (and ends) it again.
+            log.exception("game %s: could not mark it abandoned", game_id)
+
+    @staticmethod
+    def restore_lobby(row: SavedLobby) -> TableState | None:
+        """An open lobby's table from its saved row; None if the row cannot be read (the
+        caller drops it with ``forget_lobby``)."""
+        try:
+            return table_from_lobby(_parse_lobby(row))
+        except Exception:
+            log.exception("lobby %s could not be restored; dropping it", row.session_id)
+            return None
+
+    async def forget_lobby(self, channel_id: int, session_id: str) -> None:
+        """Delete a saved lobby row that is not restored."""
         try:
             await self.store.lobbies.delete(channel_id, session_id)
         except StoreError:
@@ -502,6 +504,9 @@ def _table_from_saved(saved: TableSnapshot, idle_until: datetime) -> TableState:
     table.ai_takeover = saved.ai_takeover
     table.message_id = saved.message_id
     table.language = saved.language
+    table.turn_reminder = saved.turn_reminder
+    table.lobby_timeout = saved.lobby_timeout
+    table.ai_catch_rate = saved.ai_catch_rate
     return table
 
 

@@ -33,7 +33,7 @@ class CorruptDatabaseError(Exception):
 
 
 class StartupError(Exception):
-    """The bot cannot start; the message is one line, ``status`` the exit status."""
+    """The bot cannot start (or go on); the message is one line, ``status`` the exit status."""
 
     def __init__(self, message: str, status: int = 2) -> None:
         """A start-up failure reported as ``message`` with exit status ``status``."""
@@ -123,10 +123,7 @@ def describe_store_error(exc: BaseException, settings: Settings) -> str:
     """One line for a store that failed at start-up, naming the setting that chose it."""
     reason = " ".join(str(exc).split()) or type(exc).__name__
     if isinstance(exc, ShardTakenError):
-        return (
-            f"{settings.label('shard_ids')}: {reason}; stop the process that runs it, or give "
-            "this one other shards"
-        )
+        return f"{settings.label('shard_ids')}: {reason}"  # it says what to do
     if uses_postgres(settings):
         where = describe_url(settings.store_url)
         return f"{settings.label('db_url')}: cannot use {where} ({reason})"

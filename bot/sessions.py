@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import random
 import secrets
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
+from functools import partial
 from typing import Any, NoReturn, Protocol
 
 import discord
@@ -36,6 +38,9 @@ from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.players import Difficulty
 from bot.persistence import Persistence
+from bot.server_settings import ServerSettings, Timers
+from bot.servers import ServerSettingsBook
+from bot.store import LiveGame, SavedLobby
 from bot.table import Seat, TableError, TableState
 from bot.thinking import Thinker
 from bot.ui import render, words
@@ -50,6 +55,8 @@ CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
 # a slow or locked store never costs an answer; the change is written when the store is free.
 SAVE_WAIT = 1.5
 SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to reach the store
+# Seconds of restoring saved tables at start-up between two chances for clicks to be answered.
+RESTORE_SLICE = 0.01
 
 # What a click answers, sent once the session's lock is released and its save is written.
 Answer = Callable[[], Coroutine[Any, Any, None]]
@@ -82,7 +89,9 @@ class GameSession:
         self.manager = manager
         self.state = state
         self.lock = asyncio.Lock()
-        self.ai_rng = random.Random(secrets.randbits(63))
+        # Made at the first computer player's decision: most tables have none, and a Random
+        # holds 2.5 KB of state (25 MB at 10,000 live games).
+        self._ai_rng: random.Random | None = None
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
@@ -91,6 +100,14 @@ class GameSession:
             t(self.lang, "closed.title"), t(self.lang, "closed.over")
         )
         self._saved: asyncio.Future[bool] | None = None
+        self._shows_closed = False  # the public message says why the session closed
+
+    @property
+    def ai_rng(self) -> random.Random:
+        """The computer players' randomness at this table."""
+        if self._ai_rng is None:
+            self._ai_rng = random.Random(secrets.randbits(63))
+        return self._ai_rng
 
     @property
     def id(self) -> str:
@@ -115,9 +132,30 @@ class GameSession:
         """The language of an answer only the clicking person sees: theirs, else the table's."""
         return resolve(interaction.locale, self.state.language)
 
-    def ai_name(self, first_name: str, difficulty: Difficulty) -> str:
-        """A computer player's seat name in the table's language ("AI Cara (hard)")."""
-        return words.ai_name(self.lang, first_name, difficulty)
+    def ai_name(self, first_name: str) -> str:
+        """A computer player's seat name in the table's language ("Cara 🤖")."""
+        return words.ai_name(self.lang, first_name)
+
+    # The table's own timers and catch rate, fixed when its lobby opened; a table saved
+    # before it kept them follows the host's config.
+
+    @property
+    def lobby_timeout(self) -> int:
+        """Seconds a lobby nobody starts stays open."""
+        own = self.state.lobby_timeout
+        return self.manager.settings.lobby_timeout if own is None else own
+
+    @property
+    def turn_reminder(self) -> float:
+        """Seconds into a turn when its player is pinged (0: never)."""
+        own = self.state.turn_reminder
+        return self.manager.settings.turn_reminder if own is None else own
+
+    @property
+    def catch_rate(self) -> float:
+        """How often a computer player catches a forgotten UNO."""
+        own = self.state.ai_catch_rate
+        return self.manager.settings.ai_catch_rate if own is None else own
 
     @property
     def jump_url(self) -> str:
@@ -134,7 +172,7 @@ class GameSession:
         never exceeds today's lobby_timeout (a lowered setting, a clock set back).
         """
         left = (self.state.lobby_idle_until - discord.utils.utcnow()).total_seconds()
-        left = min(left, self.manager.settings.lobby_timeout)
+        left = min(left, self.lobby_timeout)
         self.touch_lobby(left)
         if left > 0:
             self.state.log.append(t(self.lang, "log.restarted_lobby"))
@@ -203,7 +241,12 @@ class GameSession:
     async def _flush_table(self) -> None:
         # Drawn when the budget sends it, so it shows every change made until then.
         if self.state.message_id is not None:
-            await self._edit_public(self.render_public())
+            await self._edit_public(self._public_now())
+
+    def _public_now(self) -> render.Rendered:
+        """What the public message should show: why the session closed, once that is shown,
+        else the lobby or table."""
+        return self._closed_render if self._shows_closed else self.render_public()
 
     async def _edit_public(self, shown: render.Rendered) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
@@ -215,15 +258,27 @@ class GameSession:
                 content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=mentions
             )
         except discord.NotFound:
-            # Someone deleted the table: post a new one rather than lose the game.
-            view = shown.view or discord.ui.View()
-            message = await channel.send(
-                content=shown.content, embed=shown.embed, view=view, allowed_mentions=mentions
-            )
-            self.state.message_id = message.id
-            self.saving()
+            # Someone deleted the table: post a new one (a request of its own, so within the
+            # budget too) rather than lose the game.
+            self.state.message_id = None
+            self.manager.edits.call(self._post_public)
         except discord.HTTPException as exc:
             log.warning("session %s: table edit failed: %s", self.id, exc)
+
+    async def _post_public(self) -> None:
+        """Post the public message anew (drawn now), where the old one was deleted."""
+        if self.state.message_id is not None:
+            return  # posted meanwhile
+        shown = self._public_now()
+        channel = self.manager.bot.get_partial_messageable(self.channel_id)
+        message = await channel.send(
+            content=shown.content,
+            embed=shown.embed,
+            view=shown.view or discord.ui.View(),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        self.state.message_id = message.id
+        self.saving()
 
     # ------------------------------------------------------------------ saving
 
@@ -250,7 +305,7 @@ class GameSession:
 
     def touch_lobby(self, seconds: float | None = None) -> None:
         """(Re)start the idle timer that closes a lobby nobody starts (default: the full time)."""
-        delay = self.manager.settings.lobby_timeout if seconds is None else max(0.0, seconds)
+        delay = self.lobby_timeout if seconds is None else max(0.0, seconds)
         self.state.lobby_idle_until = discord.utils.utcnow() + timedelta(seconds=delay)
         self._cancel(self._lobby_task)
         self._lobby_task = self.manager.spawn(self._expire_lobby(delay), f"lobby-{self.id}")
@@ -259,7 +314,7 @@ class GameSession:
         await asyncio.sleep(delay)
         async with self.lock:
             if self.state.game is None and not self.state.closed:
-                minutes = self.manager.settings.lobby_timeout // 60
+                minutes = self.lobby_timeout // 60
                 lang = self.lang
                 await self.close_with(
                     t(lang, "closed.lobby_idle.title"), tn(lang, "closed.lobby_idle", minutes)
@@ -286,7 +341,8 @@ class GameSession:
         elif click.action == "dropai":
             state.drop_ai(user.id)
         elif click.action == "cancel":
-            if user.id != state.host_id and not can_moderate(interaction):
+            role = self.manager.servers.peek(state.guild_id).moderator_role
+            if user.id != state.host_id and not can_moderate(interaction, role):
                 raise TableError("lobby.cancel.not_allowed")
             await self.close(t(self.lang, "lobby.cancelled", name=safe_name(user.display_name)))
             await self.show_closed(interaction)
@@ -404,15 +460,8 @@ class GameSession:
         """The hand after its owner's move, drawn as the game stands when the answer goes out."""
         game = self.state.game
         if game is None or game.phase in TERMINAL_PHASES or player not in game.players:
-            lang = self.reader(interaction)
-            await edit_in_place(
-                interaction,
-                embed=discord.Embed(
-                    title=t(lang, "hand.round_over.title"),
-                    description=notice or t(lang, "hand.round_over.text"),
-                ),
-                view=None,
-            )
+            shown = render.hand_over_message(self.state, player, notice, self.reader(interaction))
+            await edit_in_place(interaction, embed=shown.embed, view=None)
         else:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
 
@@ -475,7 +524,7 @@ class GameSession:
     def _strategy(self, player: str) -> Strategy:
         seat = self.state.seat_of_player(player)
         difficulty: Difficulty = seat.ai if seat is not None and seat.ai else "normal"
-        return strategy_for(difficulty, self.manager.settings.ai_catch_rate)
+        return strategy_for(difficulty, self.catch_rate)
 
     async def _play_for(self, player: str, strategy: Strategy) -> list[ev.Event]:
         """Let ``strategy`` make ``player``'s decision (UNO calls and catches come first).
@@ -545,9 +594,7 @@ class GameSession:
             if self.state.closed or game is None or game.catchable() != target:
                 return
             for player in [p for p in game.players if self.state.is_ai(p)]:
-                catch = wants_to_catch(
-                    view_for(game, player), self.ai_rng, self.manager.settings.ai_catch_rate
-                )
+                catch = wants_to_catch(view_for(game, player), self.ai_rng, self.catch_rate)
                 if catch is not None:
                     self._record(self.state.play(player, catch), player, turn_move=False)
                     self.saving()
@@ -559,10 +606,11 @@ class GameSession:
         loop = asyncio.get_running_loop()
         timeout = self.state.turn_timeout
         deadline = loop.time() + timeout
-        reminder = self.manager.settings.turn_reminder
+        reminder = self.turn_reminder
         if 0 < reminder < timeout:
             await asyncio.sleep(reminder)
-            self.manager.spawn(self._remind(serial, timeout - reminder), f"remind-{self.id}")
+            # Sent within the bot's budget of REST calls, drawn when it goes out.
+            self.manager.edits.call(partial(self._remind, serial, deadline))
         await asyncio.sleep(max(0.0, deadline - loop.time()))
         async with self.lock:
             player = self._turn_due(serial)
@@ -577,12 +625,14 @@ class GameSession:
             self._record(self.state.timed_out(player, events), None, turn_move=True)
             self.saving()
 
-    async def _remind(self, serial: int, left: float) -> None:
-        """Ping the person whose turn it still is, in a message of its own: Discord does not
-        notify for a mention added to the table by an edit."""
+    async def _remind(self, serial: int, deadline: float) -> None:
+        """Ping the person whose turn it still is (it ends at loop time ``deadline``), in a
+        message of its own: Discord does not notify for a mention added to the table by an
+        edit."""
         player = self._turn_due(serial)
         seat = None if player is None else self.state.seat_of_player(player)
-        if seat is None or seat.user_id is None or self.state.reminder_id:
+        left = deadline - asyncio.get_running_loop().time()
+        if seat is None or seat.user_id is None or self.state.reminder_id or left <= 0:
             return
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         text = t(
@@ -603,7 +653,7 @@ class GameSession:
         async with self.lock:
             if self._turn_due(serial) != player or self.state.reminder_id is not None:
                 # The turn ended while the reminder was on its way.
-                self.manager.spawn(self._delete_message(message.id), f"unremind-{self.id}")
+                self._delete_message(message.id)
                 return
             self.state.reminder_id = message.id
             # Saved, so a restart in the middle of the turn still deletes it.
@@ -615,9 +665,13 @@ class GameSession:
         if message_id is None:
             return
         self.state.reminder_id = None
-        self.manager.spawn(self._delete_message(message_id), f"unremind-{self.id}")
+        self._delete_message(message_id)
 
-    async def _delete_message(self, message_id: int) -> None:
+    def _delete_message(self, message_id: int) -> None:
+        """Delete one of the session's messages soon, within the bot's budget."""
+        self.manager.edits.call(partial(self._send_delete, message_id))
+
+    async def _send_delete(self, message_id: int) -> None:
         channel = self.manager.bot.get_partial_messageable(self.channel_id)
         try:
             await channel.get_partial_message(message_id).delete()
@@ -648,8 +702,9 @@ class GameSession:
 
     async def show_closed(self, interaction: Interaction | None = None) -> None:
         """Show why the session closed on its public message (in place when clicked there)."""
+        self._shows_closed = True
         if interaction is None:
-            await self._edit_public(self._closed_render)
+            self.request_table_update()  # within the budget, like every table edit
         else:
             await edit_in_place(
                 interaction, content=None, embed=self._closed_render.embed, view=None
@@ -664,7 +719,7 @@ class GameSession:
         """Stop timers and forget the session (the public message is the caller's to edit);
         ``text`` and ``title`` are in the table's language."""
         title = t(self.lang, "closed.title") if title is None else title
-        self._closed_render = render.closed_message(title, text)
+        self._closed_render = render.closed_message(title, text, self.state, self.lang)
         self.stop_timers()
         await self.manager.forget(self)
 
@@ -716,9 +771,14 @@ class SessionManager:
         self.settings = settings
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
+        # Rows read at start-up and not restored yet, by channel, the newest saved last.
+        self._unrestored_games: dict[int, LiveGame] = {}
+        self._unrestored_lobbies: dict[int, SavedLobby] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         # Installed by the bot once the store is open; without it nothing is saved.
         self.persistence: Persistence | None = None
+        # Each server's /uno settings, read once and kept (its store is installed with it).
+        self.servers = ServerSettingsBook()
         self.thinker = Thinker()
         # Every table edit of this process goes through one budget (Discord's global limit),
         # the share of its shards when it is one process of a shard cluster.
@@ -750,11 +810,12 @@ class SessionManager:
                 return session_id
 
     def server_language(self, interaction: Interaction) -> Lang:
-        """The language of the server's public messages: the ``language`` setting, else the
-        server's preferred locale, else English."""
+        """The language of the server's public messages: the server's own setting, else the
+        host's ``language`` setting, else the server's preferred locale, else English."""
         guild = interaction.guild
         server = guild.preferred_locale if guild is not None else interaction.guild_locale
-        return public_language(server, self.settings.language)
+        chosen = self.servers.peek(interaction.guild_id).language or self.settings.language
+        return public_language(server, chosen)
 
     def reader(self, interaction: Interaction) -> Lang:
         """The language of a private answer: the user's, else the channel's table's (or the
@@ -764,10 +825,10 @@ class SessionManager:
         return resolve(interaction.locale, server)
 
     def open_lobby(
-        self, interaction: Interaction, rules: RuleSet, turn_timeout: int
+        self, interaction: Interaction, rules: RuleSet, timers: Timers, server: ServerSettings
     ) -> GameSession:
-        """A new lobby in the interaction's channel, hosted by the user, in the server's
-        language."""
+        """A new lobby in the interaction's channel, hosted by the user, with the server's
+        timers, language and look (``server``, read before)."""
         assert interaction.channel_id is not None
         host = Seat(str(interaction.user.id), interaction.user.display_name)
         state = TableState(
@@ -776,10 +837,19 @@ class SessionManager:
             interaction.channel_id,
             host,
             rules,
-            turn_timeout,
-            self.settings.next_round_delay,
+            timers.turn_timeout,
+            timers.next_round_delay,
             discord.utils.utcnow(),
         )
+        state.turn_reminder = timers.turn_reminder
+        state.lobby_timeout = timers.lobby_timeout
+        state.ai_catch_rate = timers.ai_catch_rate
+        state.ai_difficulty = server.ai_difficulty
+        state.ai_takeover = server.ai_takeover
+        for name, value in server.look().items():
+            # Pictures on or off and the palette: set where the table has those fields.
+            if hasattr(state, name):
+                setattr(state, name, value)
         state.language = self.server_language(interaction)
         session = GameSession(self, state)
         self.register(session)
@@ -804,27 +874,104 @@ class SessionManager:
         self.by_channel[session.channel_id] = session
         self.by_id[session.id] = session
 
-    async def restore(self, persistence: Persistence) -> tuple[int, int]:
-        """Bring back the live games, then the open lobbies; returns how many of each."""
-        games = await persistence.restore()
-        for state in games.tables:
+    async def read_saved(self, persistence: Persistence) -> tuple[int, int]:
+        """Read every saved game and lobby (restored later by ``restore_saved``, or at once
+        when its channel is used); returns how many of each.
+
+        A lobby saved for a channel that has a live game lost the channel to it: dropped.
+        """
+        saved = await persistence.read_saved()
+        # The most recently saved games first: the likeliest to be clicked soon.
+        games = sorted(saved.games, key=lambda live: live.saved_at or live.game.updated_at)
+        for live in games:
+            self._unrestored_games[live.game.channel_id] = live
+        for row in saved.lobbies:
+            if row.channel_id in self._unrestored_games:
+                log.warning(
+                    "lobby %s dropped: a live game holds its channel %s",
+                    row.session_id,
+                    row.channel_id,
+                )
+                await persistence.forget_lobby(row.channel_id, row.session_id)
+            else:
+                self._unrestored_lobbies[row.channel_id] = row
+        return len(self._unrestored_games), len(self._unrestored_lobbies)
+
+    @property
+    def restoring(self) -> bool:
+        """Some saved game or lobby read at start-up is not restored yet."""
+        return bool(self._unrestored_games or self._unrestored_lobbies)
+
+    async def restore_saved(self, slice_seconds: float = RESTORE_SLICE) -> None:
+        """Restore every saved game, then every lobby, still waiting, giving the event loop
+        back every ``slice_seconds``: clicks are answered while thousands of tables come back
+        (a click on a table not back yet restores that one first, see ``in_channel``)."""
+        loop = asyncio.get_running_loop()
+        for pending in (self._unrestored_games, self._unrestored_lobbies):
+            until = loop.time() + slice_seconds
+            while pending:
+                # Newest first: dicts pop their last-inserted item.
+                channel_id = next(reversed(pending))
+                self._restore_channel(channel_id)
+                if loop.time() >= until:
+                    # The tables just restored live on: out of every later collection (a
+                    # full one through thousands of them stalls clicks for 100 ms and more).
+                    gc.freeze()
+                    await asyncio.sleep(0)
+                    until = loop.time() + slice_seconds
+
+    def in_channel(self, channel_id: int | None) -> GameSession | None:
+        """The channel's session, restoring it first if start-up has not got to it yet."""
+        if channel_id is None:
+            return None
+        session = self.by_channel.get(channel_id)
+        if session is None and self.restoring:
+            session = self._restore_channel(channel_id)
+        return session
+
+    def _restore_channel(self, channel_id: int) -> GameSession | None:
+        """Bring back the channel's saved game, else its saved lobby, if either waits."""
+        persistence = self.persistence
+        assert persistence is not None, "read_saved comes first"
+        live = self._unrestored_games.pop(channel_id, None)
+        if live is not None:
+            state = persistence.restore_game(live)
+            if state is None:
+                self.spawn(persistence.abandon(live.game.id), f"abandon-{live.game.id}")
+                text = t(public_language(None, self.settings.language), "restore.failed")
+                self.edits.call(partial(self.announce, channel_id, text))
+                return None
+            if state.id in self.by_id:
+                self._drop_restored_lobby(self.by_id[state.id])
             session = GameSession(self, state)
             self.register(session)
             session.resume()
-        for channel_id in games.lost_channels:
+            return session
+        row = self._unrestored_lobbies.pop(channel_id, None)
+        if row is None:
+            return None
+        state = None if row.session_id in self.by_id else persistence.restore_lobby(row)
+        if state is None:
+            # Unreadable, or its id belongs to a live game already back.
             self.spawn(
-                self.announce(
-                    channel_id, t(public_language(None, self.settings.language), "restore.failed")
-                ),
-                f"announce-{channel_id}",
+                persistence.forget_lobby(row.channel_id, row.session_id), f"unlobby-{channel_id}"
             )
-        # After the games: a lobby saved for a channel that has a live game is dropped.
-        lobbies = await persistence.restore_lobbies(set(self.by_channel), set(self.by_id))
-        for state in lobbies:
-            session = GameSession(self, state)
-            self.register(session)
-            session.resume_lobby()
-        return len(games.tables), len(lobbies)
+            return None
+        session = GameSession(self, state)
+        self.register(session)
+        session.resume_lobby()
+        return session
+
+    def _drop_restored_lobby(self, lobby: GameSession) -> None:
+        """A live game restored after a lobby (in another channel) that carries its id: the
+        game keeps the id, the lobby row goes (the order of a full restore would have dropped
+        it)."""
+        log.warning("lobby %s dropped: a live game has its id", lobby.id)
+        lobby.stop_timers()
+        self.by_channel.pop(lobby.channel_id, None)
+        self.by_id.pop(lobby.id, None)
+        if self.persistence is not None:
+            self.persistence.finished(lobby.state)
 
     async def announce(self, channel_id: int, text: str) -> None:
         """Post a short notice in a channel (used when a game cannot be resumed)."""
@@ -844,6 +991,8 @@ class SessionManager:
 
     async def click(self, interaction: Interaction, click: Click) -> None:
         """Route a button click to its session; always answer (see ``run``)."""
+        if self.restoring:
+            self.in_channel(interaction.channel_id)  # a table not back yet comes back first
         session = self.by_id.get(click.session)
         if session is None or session.channel_id != interaction.channel_id:
             await reply(interaction, t(self.reader(interaction), STALE_CLICK))
@@ -901,6 +1050,9 @@ class SessionManager:
     async def shutdown(self) -> None:
         """Let in-flight clicks finish, stop every timer and the thinking thread, then give
         the store a moment to take the last changes."""
+        # Nothing more comes back (the restore task is cancelled with the others below).
+        self._unrestored_games.clear()
+        self._unrestored_lobbies.clear()
         for session in list(self.by_id.values()):
             await session.shutdown()
         await self.edits.stop()

@@ -35,9 +35,9 @@ class TableError(Exception):
         self.params = params
 
 
-def english_ai_name(first_name: str, difficulty: Difficulty) -> str:
-    """A computer player's seat name when no language is given: "AI Cara (hard)"."""
-    return f"AI {first_name} ({difficulty})"
+def english_ai_name(first_name: str) -> str:
+    """A computer player's seat name when no language is given: "Cara 🤖"."""
+    return f"{first_name} 🤖"
 
 
 @dataclass(slots=True)
@@ -80,6 +80,11 @@ class TableState:
         self.next_round_delay = next_round_delay
         self.ai_difficulty: Difficulty = "normal"
         self.ai_takeover = False
+        # The server's timers and catch rate when the lobby opened (None: the host's config),
+        # kept with the table so a later change of the server's settings never alters it.
+        self.turn_reminder: float | None = None
+        self.lobby_timeout: int | None = None
+        self.ai_catch_rate: float | None = None
         self.seats: list[Seat] = [host]
         self.game: Game | None = None
         self.message_id: int | None = None
@@ -206,22 +211,18 @@ class TableState:
         if user_id != self.host_id:
             raise TableError(refusal, **params)
 
-    def add_ai(
-        self, difficulty: Difficulty, namer: Callable[[str, Difficulty], str] = english_ai_name
-    ) -> Seat:
-        """Seat a computer player with a clear name such as "AI Cara (hard)" (``namer`` says
-        it in the table's language)."""
+    def add_ai(self, difficulty: Difficulty, namer: Callable[[str], str] = english_ai_name) -> Seat:
+        """Seat a computer player with a clear name such as "Cara 🤖" (``namer`` says it in
+        the table's language; the seat keeps the level)."""
         self._lobby()
         self._room_for_one_more()
         taken = {s.player_id for s in self.seats}
         number = next(n for n in range(1, MAX_SEATS + 1) if computer_id(n) not in taken)
-        seat = Seat(computer_id(number), namer(AI_NAMES[number - 1], difficulty), difficulty)
+        seat = Seat(computer_id(number), namer(AI_NAMES[number - 1]), difficulty)
         self.seat(seat)
         return seat
 
-    def host_adds_ai(
-        self, user_id: int, namer: Callable[[str, Difficulty], str] = english_ai_name
-    ) -> Seat:
+    def host_adds_ai(self, user_id: int, namer: Callable[[str], str] = english_ai_name) -> Seat:
         """The host's Add AI: one computer player of the lobby's difficulty."""
         self._lobby()
         self._hosted_by(user_id, "lobby.ai.not_host")

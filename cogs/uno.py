@@ -1,10 +1,10 @@
-"""/uno commands: open a lobby, hand, status, rules, leave, kick, remove-ai, end."""
+"""/uno commands: open a lobby, hand, status, rules, leave, kick, remove-ai, end, settings."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -13,10 +13,12 @@ from pydantic import ValidationError
 
 from bot.client import UnoBot
 from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN
-from bot.engine import RuleSet
 from bot.engine.players import Difficulty
-from bot.engine.rules import Edition, Scoring
+from bot.engine.rules import Edition, Scoring, Variant
+from bot.server_settings import CHOICES as SERVER_CHOICES
+from bot.server_settings import HOUSE_RULES, TARGET_MAX, TARGET_MIN
 from bot.sessions import Answer, GameSession, SessionManager
+from bot.settings_panel import SettingsControl, show_panel
 from bot.table import MAX_SEATS, TableError
 from bot.ui import words
 from bot.ui.buttons import TableClick, UnoButton
@@ -28,23 +30,18 @@ log = logging.getLogger(__name__)
 
 # The options' limits, as synced to Discord and checked again here: a modified client or a
 # direct API call can send anything.
-TARGET_MIN, TARGET_MAX = 50, 5000
 MAX_AI = MAX_SEATS - 1
 MAX_AI_NAME = 100  # longer than any computer player's name or id
-CHOICES: dict[str, tuple[str, ...]] = {
-    "scoring": get_args(Scoring),
-    "edition": get_args(Edition),
-    "ai_difficulty": get_args(Difficulty),
-}
-# The house rules' on/off options, as RuleSet defines them.
-FLAGS = tuple(name for name, field in RuleSet.model_fields.items() if field.annotation is bool)
+# The start options that choose one of several values, as the server settings offer them.
+CHOICES = {name: SERVER_CHOICES[name] for name in ("scoring", "edition", "ai_difficulty")}
+FLAGS = HOUSE_RULES  # the house rules' on/off options
 
 
 def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> str | None:
     """Why these start options cannot open a lobby (in ``lang``), or None when every one is
-    in range."""
+    in range (None: not given, the server's default)."""
     target = options.get("target")
-    if not _whole_in(target, TARGET_MIN, TARGET_MAX):
+    if target is not None and not _whole_in(target, TARGET_MIN, TARGET_MAX):
         return t(lang, "options.whole_number", option="target", min=TARGET_MIN, max=TARGET_MAX)
     if lobby.turn_timeout is not None and not _whole_in(
         lobby.turn_timeout, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX
@@ -60,12 +57,12 @@ def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> s
         return t(lang, "options.whole_number", option="ai", min=0, max=MAX_AI)
     chosen = {**options, "ai_difficulty": lobby.ai_difficulty}
     for option, allowed in CHOICES.items():
-        if option in chosen and chosen[option] not in allowed:
+        if chosen.get(option) is not None and chosen[option] not in allowed:
             return t(lang, "options.one_of", option=option, allowed=", ".join(allowed))
     flags = {name: options[name] for name in FLAGS if name in options}
     flags["ai_takeover"] = lobby.ai_takeover
     for name, value in flags.items():
-        if not isinstance(value, bool):
+        if value is not None and not isinstance(value, bool):
             return t(lang, "options.true_false", option=name)
     return None
 
@@ -75,7 +72,7 @@ def _whole_in(value: object, low: int, high: int) -> bool:
 
 
 COMMON_OPTIONS = {
-    "target": "Points needed to win the game (default 500)",
+    "target": "Points needed to win the game (default: the server's, else 500)",
     "scoring": "standard: the winner scores the others' cards; alternative: lowest total wins",
     "stacking": "Answer a draw card with the same draw card to pass the total on",
     "jump_in": "Play an identical card out of turn",
@@ -90,12 +87,12 @@ COMMON_OPTIONS = {
 
 @dataclass(frozen=True)
 class LobbyOptions:
-    """Start options that shape the lobby rather than the rules."""
+    """Start options that shape the lobby rather than the rules (None: the server's)."""
 
     turn_timeout: int | None
     ai: int
-    ai_difficulty: Difficulty
-    ai_takeover: bool
+    ai_difficulty: Difficulty | None
+    ai_takeover: bool | None
 
 
 class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
@@ -115,9 +112,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         return self.bot.sessions
 
     async def cog_load(self) -> None:
-        """Register the table's buttons, so clicks on any of its messages reach the sessions
-        (also messages from before a restart), and translate the commands before they sync."""
-        self.bot.add_dynamic_items(UnoButton)
+        """Register the table's buttons and the settings panel's controls, so clicks on any
+        of their messages reach us (also messages from before a restart), and translate the
+        commands before they sync."""
+        self.bot.add_dynamic_items(UnoButton, SettingsControl)
         language = self.bot.settings.language
         if language and language_of(language) is None:
             log.warning("no catalog for language %r: each server's own is used", language)
@@ -126,13 +124,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     async def cog_unload(self) -> None:
         """Stop routing the table's buttons here, and drop the command translator."""
-        self.bot.remove_dynamic_items(UnoButton)
+        self.bot.remove_dynamic_items(UnoButton, SettingsControl)
         await self.bot.tree.set_translator(None)
 
     def _session(self, interaction: Interaction) -> GameSession | None:
-        if interaction.channel_id is None:
-            return None
-        return self.sessions.by_channel.get(interaction.channel_id)
+        # During start-up's restore, the channel's saved table comes back first.
+        return self.sessions.in_channel(interaction.channel_id)
 
     def _reader(self, interaction: Interaction) -> Lang:
         """The language of a private answer to ``interaction``."""
@@ -157,22 +154,22 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     async def flip_start(
         self,
         interaction: Interaction,
-        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] = 500,
-        scoring: Scoring = "standard",
-        stacking: bool = False,
-        jump_in: bool = False,
-        draw_until_playable: bool = False,
-        forced_play: bool = False,
+        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
+        scoring: Scoring | None = None,
+        stacking: bool | None = None,
+        jump_in: bool | None = None,
+        draw_until_playable: bool | None = None,
+        forced_play: bool | None = None,
         turn_timeout: app_commands.Range[int, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX] | None = None,
         ai: app_commands.Range[int, 0, MAX_AI] = 0,
-        ai_difficulty: Difficulty = "normal",
-        ai_takeover: bool = False,
+        ai_difficulty: Difficulty | None = None,
+        ai_takeover: bool | None = None,
     ) -> None:
-        """Open an UNO Flip lobby."""
+        """Open an UNO Flip lobby; options not given take the server's settings."""
         await self._start(
             interaction,
             LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover),
-            variant="flip",
+            "flip",
             target=target,
             scoring=scoring,
             stacking=stacking,
@@ -191,25 +188,25 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     async def classic_start(
         self,
         interaction: Interaction,
-        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] = 500,
-        scoring: Scoring = "standard",
-        stacking: bool = False,
-        wild_draw_four_on_draw_two: bool = False,
-        seven_o: bool = False,
-        jump_in: bool = False,
-        draw_until_playable: bool = False,
-        forced_play: bool = False,
-        edition: Edition = "standard",
+        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
+        scoring: Scoring | None = None,
+        stacking: bool | None = None,
+        wild_draw_four_on_draw_two: bool | None = None,
+        seven_o: bool | None = None,
+        jump_in: bool | None = None,
+        draw_until_playable: bool | None = None,
+        forced_play: bool | None = None,
+        edition: Edition | None = None,
         turn_timeout: app_commands.Range[int, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX] | None = None,
         ai: app_commands.Range[int, 0, MAX_AI] = 0,
-        ai_difficulty: Difficulty = "normal",
-        ai_takeover: bool = False,
+        ai_difficulty: Difficulty | None = None,
+        ai_takeover: bool | None = None,
     ) -> None:
-        """Open a classic UNO lobby."""
+        """Open a classic UNO lobby; options not given take the server's settings."""
         await self._start(
             interaction,
             LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover),
-            variant="classic",
+            "classic",
             target=target,
             scoring=scoring,
             stacking=stacking,
@@ -221,7 +218,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             edition=edition,
         )
 
-    async def _start(self, interaction: Interaction, lobby: LobbyOptions, **options: Any) -> None:
+    async def _start(
+        self, interaction: Interaction, lobby: LobbyOptions, variant: Variant, **options: Any
+    ) -> None:
         lang = self._reader(interaction)
         if interaction.channel_id is None or interaction.guild_id is None:
             await reply(interaction, t(lang, "cmd.reply.start.not_in_server"))
@@ -234,18 +233,29 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         if existing is not None:
             await reply(interaction, t(lang, "cmd.reply.start.already_open", url=existing.jump_url))
             return
+        server = await self.sessions.servers.get(interaction.guild_id)
+        # A thread counts as its channel.
+        parent = getattr(interaction.channel, "parent_id", None)
+        if server.channels and not {interaction.channel_id, parent} & set(server.channels):
+            channels = " ".join(f"<#{channel}>" for channel in server.channels)
+            await reply(interaction, t(lang, "cmd.reply.start.channel", channels=channels))
+            return
         try:
-            rules = RuleSet(**options)
+            rules = server.rules_for(variant, **options)
         except ValidationError as exc:
             await reply(interaction, words.settings_error_text(lang, exc.errors()[0]["msg"]))
             return
-        timeout = lobby.turn_timeout or self.bot.settings.turn_timeout
-        session = self.sessions.open_lobby(interaction, rules, timeout)
+        timers = server.timers(self.bot.settings)
+        if lobby.turn_timeout is not None:
+            timers = timers.model_copy(update={"turn_timeout": lobby.turn_timeout})
+        session = self.sessions.open_lobby(interaction, rules, timers, server)
         state = session.state
-        state.ai_difficulty = lobby.ai_difficulty
-        state.ai_takeover = lobby.ai_takeover
+        if lobby.ai_difficulty is not None:
+            state.ai_difficulty = lobby.ai_difficulty
+        if lobby.ai_takeover is not None:
+            state.ai_takeover = lobby.ai_takeover
         for _ in range(lobby.ai):
-            state.add_ai(lobby.ai_difficulty, session.ai_name)
+            state.add_ai(state.ai_difficulty, session.ai_name)
         async with session.lock:
             shown = session.render_public()
             response = await interaction.response.send_message(
@@ -406,7 +416,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         if session is None:
             await reply(interaction, t(lang, "cmd.reply.no_game"))
             return
-        if interaction.user.id != session.state.host_id and not can_moderate(interaction):
+        role = (await self.sessions.servers.get(interaction.guild_id)).moderator_role
+        if interaction.user.id != session.state.host_id and not can_moderate(interaction, role):
             await reply(interaction, t(lang, "cmd.reply.end.not_allowed"))
             return
         async with session.lock:
@@ -416,6 +427,23 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 t(public, "closed.ended", name=safe_name(interaction.user.display_name)),
             )
         await reply(interaction, t(lang, "cmd.reply.end.done"))
+
+    # ------------------------------------------------------------------ server settings
+
+    @app_commands.command(
+        name="settings", description="Manage Server: this server's defaults for new games"
+    )
+    @app_commands.describe(reset="Set every setting back to the bot's defaults first")
+    async def settings(self, interaction: Interaction, reset: bool = False) -> None:
+        """This server's settings with controls to change them (only to the caller). Discord
+        keeps default permissions for top-level commands only, so the panel checks Manage
+        Server itself."""
+        if not isinstance(reset, bool):
+            await reply(
+                interaction, t(self._reader(interaction), "options.true_false", option="reset")
+            )
+            return
+        await show_panel(interaction, self.bot.settings, reset=reset)
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError

@@ -5,12 +5,20 @@ The HEALTHCHECK command itself is run against a live bot in tests/bot/test_healt
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import tomllib
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
+import pytest
 import yaml
+
+from bot.config import Settings, known_env_names
+
+from .bot.conftest import FAKE_TOKEN
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
@@ -148,3 +156,87 @@ def test_compose_keeps_data_on_a_named_volume_and_restarts() -> None:
     # Without this Docker makes an empty folder named config.toml when the file is missing.
     assert config["bind"]["create_host_path"] is False
     assert "DISCORD_TOKEN" in service["environment"]
+
+
+def cluster_compose() -> dict[str, Any]:
+    """compose.cluster.yaml, parsed (YAML merge keys resolved)."""
+    parsed: dict[str, Any] = yaml.safe_load((ROOT / "compose.cluster.yaml").read_text())
+    return parsed
+
+
+def environment(service: dict[str, Any]) -> dict[str, str | None]:
+    """A service's environment list as name -> value (None: passed through from the shell),
+    with Compose's ${POSTGRES_PASSWORD...} filled in as Compose would from the shell."""
+    found: dict[str, str | None] = {}
+    for item in service["environment"]:
+        name, _, value = item.partition("=")
+        found[name] = re.sub(r"\$\{POSTGRES_PASSWORD(:\?[^}]*)?\}", "s3cret", value)
+        if "=" not in item:
+            found[name] = None
+    assert not any("${" in (value or "") for value in found.values()), "only the password"
+    return found
+
+
+def test_the_cluster_compose_file_runs_postgres_and_every_shard_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """compose.cluster.yaml: PostgreSQL on a named volume with a readiness check; bot
+    processes built from this image that start once it is ready, restart, report health,
+    share one database URL and shard_count, and run every shard exactly once. (Docker does
+    not run here: this checks the file, not a running cluster.)"""
+    monkeypatch.setenv("UNO_CONFIG", str(tmp_path / "absent.toml"))
+    for name in [*os.environ]:
+        if name.startswith("UNO_"):
+            monkeypatch.delenv(name)
+    compose = cluster_compose()
+    services = compose["services"]
+    postgres = services.pop("postgres")
+    assert re.fullmatch(r"postgres:\d+(\.\d+)?-bookworm", postgres["image"])
+    assert postgres["restart"] == "unless-stopped"
+    assert postgres["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+    (data,) = postgres["volumes"]
+    assert data["type"] == "volume" and data["source"] in compose["volumes"]
+    assert data["target"] == "/var/lib/postgresql/data"
+    database = postgres["environment"]["POSTGRES_DB"]
+    user = postgres["environment"]["POSTGRES_USER"]
+
+    assert len(services) >= 2
+    urls, counts, shards = set(), set(), []
+    for service in services.values():
+        assert service["build"] == "." and service["restart"] == "unless-stopped"
+        assert service["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+        assert service["healthcheck"]["test"] == ["CMD", "python", "-m", "bot.health"]
+        (config,) = service["volumes"]
+        assert config["source"] == "./config.toml" and config["read_only"] is True
+        env = environment(service)
+        assert set(env) <= set(known_env_names()), "every variable is one the bot reads"
+        assert env["DISCORD_TOKEN"] is None
+        url = urlsplit(str(env["UNO_DB_URL"]))
+        assert (url.scheme, url.hostname, url.port, url.path) == (
+            "postgresql",
+            "postgres",
+            5432,
+            f"/{database}",
+        )
+        assert (url.username, url.password) == (user, "s3cret")
+        settings = Settings(
+            discord_token=FAKE_TOKEN,
+            db_url=env["UNO_DB_URL"],
+            shard_count=env["UNO_SHARD_COUNT"],
+            shard_ids=env["UNO_SHARD_IDS"],
+        )
+        assert settings.shard_id_list is not None
+        urls.add(settings.db_url)
+        counts.add(settings.shard_count)
+        shards += settings.shard_id_list
+    assert len(urls) == 1 and len(counts) == 1
+    assert sorted(shards) == list(range(counts.pop() or 0))
+
+
+def test_the_single_process_compose_file_stays_the_default() -> None:
+    """compose.yaml (what a bare `docker compose up` reads) is the one-process SQLite bot;
+    the cluster is opt-in with -f compose.cluster.yaml, as the README says."""
+    (service,) = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"].values()
+    assert not any(item.startswith(("UNO_DB_URL", "UNO_SHARD")) for item in service["environment"])
+    readme = (ROOT / "README.md").read_text()
+    assert "docker compose -f compose.cluster.yaml up -d --build" in readme

@@ -12,6 +12,7 @@ import asyncio
 import errno
 import hashlib
 import http.server
+import json
 import os
 import shutil
 import sqlite3
@@ -24,10 +25,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
+import bot.__main__ as bot_main
+from bot.preflight import StartupError
+from bot.store import Shards, Store
 from bot.store.migrate import LATEST_VERSION
 
-from .bot.conftest import FAKE_TOKEN
+from .bot.conftest import FAKE_TOKEN, make_settings
+from .store.conftest import create_database, drop_database, require_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -451,3 +455,120 @@ def test_an_unreachable_postgresql_is_one_line_naming_db_url(folder: Path) -> No
     assert "127.0.0.1:9" in line and "secret" not in line
     refused_before_login(result)
     assert snapshot(folder) == before
+
+
+BOT_USER = {"id": "1100", "username": "unoflip", "discriminator": "0", "avatar": None}
+APPLICATION = {
+    "id": "1200",
+    "name": "unoflip",
+    "description": "",
+    "icon": None,
+    "bot_public": True,
+    "bot_require_code_grant": False,
+    "owner": BOT_USER,
+    "verify_key": "",
+    "flags": 0,
+}
+
+
+class AcceptingDiscord(http.server.BaseHTTPRequestHandler):
+    """Answers a login as Discord does for a good token: the bot user and its application."""
+
+    def do_GET(self) -> None:
+        found = {"/api/v10/users/@me": BOT_USER, "/api/v10/oauth2/applications/@me": APPLICATION}
+        payload = found.get(self.path)
+        body = json.dumps(payload if payload is not None else {"message": "404"}).encode()
+        self.send_response(200 if payload is not None else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the test reads the bot's output, not the server's."""
+
+
+@pytest.fixture
+def accepting_discord() -> Iterator[str]:
+    """The API base URL of a local server that accepts the token."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AcceptingDiscord)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/api/v10"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.slow
+def test_a_second_process_on_a_running_shard_is_one_line_naming_shard_ids(
+    folder: Path, accepting_discord: str
+) -> None:
+    """python -m bot with shard_ids that a live process on the same PostgreSQL runs: after
+    waiting shard_lease_timeout for the shard, one line naming UNO_SHARD_IDS and the shard."""
+    require_postgres()
+    url = create_database()
+
+    async def hold_and_start() -> subprocess.CompletedProcess[str]:
+        running = await Store.open_postgres(url)
+        try:
+            await running.claim_shards(Shards(4, frozenset({2, 3})))
+            return await asyncio.to_thread(
+                run_bot,
+                folder,
+                "-c",
+                LAUNCH_AGAINST,
+                accepting_discord,
+                DISCORD_TOKEN=FAKE_TOKEN,
+                UNO_DB_URL=url,
+                UNO_SHARD_COUNT="4",
+                UNO_SHARD_IDS="1-2",
+                UNO_SHARD_LEASE_TIMEOUT="1",
+            )
+        finally:
+            await running.close()
+
+    try:
+        result = asyncio.run(hold_and_start())
+    finally:
+        drop_database(url)
+    line = the_one_line(result, 2)
+    assert line == (
+        "unoflip: UNO_SHARD_IDS: shard 2 of 4 is already run by another bot process on this "
+        "database; stop it or start this one with other shard_ids"
+    )
+
+
+def test_a_process_whose_shards_were_taken_exits_1_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stopped itself because another process took one of its shards while its lease
+    was down (tests/bot/test_cluster.py): run() ends with that reason, naming shard_ids, and
+    status 1, so a restart policy may start it again (to wait for its shards, or refuse)."""
+    monkeypatch.setenv("UNO_CONFIG", str(tmp_path / "absent.toml"))
+    reason = (
+        "shard 0 of 2 was taken over by another bot process while this one's database "
+        "connection was down"
+    )
+
+    class StoppedBot:
+        """What log_in returned: a bot that has just closed itself for that reason."""
+
+        shards_lost = reason
+
+        async def connect(self) -> None:
+            """Returns at once: the bot closed."""
+
+        async def close(self) -> None:
+            """Already closed."""
+
+    async def logged_in(settings: object, stop: object) -> StoppedBot:
+        return StoppedBot()
+
+    monkeypatch.setattr(bot_main, "log_in", logged_in)
+    settings = make_settings(tmp_path, shard_count=2, shard_ids="0")
+    with pytest.raises(StartupError) as stopped:
+        asyncio.run(bot_main.run(settings))
+    assert stopped.value.status == 1
+    assert str(stopped.value) == f"UNO_SHARD_IDS: {reason}"

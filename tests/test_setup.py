@@ -41,12 +41,12 @@ def test_ci_runs_the_readme_installs_in_clean_environments() -> None:
 
 
 def test_the_readme_full_test_command_is_the_one_ci_runs() -> None:
-    """The README's full run is ``pytest`` with no options, CI's last command."""
+    """The README's full run (``pytest -n auto``, every test) is CI's last command."""
     rows = [row for row in section("Quick start").splitlines() if row.startswith("| `")]
     commands = {re.findall(r"`([^`]+)`", row)[0]: row for row in rows}
-    assert set(commands) == {"pytest", 'pytest -m "not slow"'}
-    assert "exactly what CI runs" in commands["pytest"]
-    assert CI.strip().splitlines()[-1] == "pytest"
+    assert set(commands) == {"pytest -n auto", 'pytest -m "not slow"'}
+    assert "exactly what CI runs" in commands["pytest -n auto"]
+    assert CI.strip().splitlines()[-1] == "pytest -n auto"
 
 
 def test_the_host_install_is_runtime_only() -> None:

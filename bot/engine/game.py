@@ -493,8 +493,24 @@ class Game:
             moves.append(Catch(self.players[exposed]))
         return moves
 
+    def penalty_stackable(self) -> bool:
+        """Whether the pending draw card may be answered with a draw card (the stacking house
+        rule; nothing stacks on Wild Draw Color)."""
+        return self.rules.stacking and self.penalty_kind is not Kind.WILD_DRAW_COLOR
+
+    def challenge_stakes(self) -> tuple[str, int, int, bool] | None:
+        """What a challenge of the pending draw card costs, when one is possible: who played
+        it, what they draw if they bluffed, what the challenger draws if not (beyond drawing
+        until the colour when ``until_color``), and ``until_color``."""
+        source = self.penalty_source
+        if self.phase is not Phase.PENALTY or not self.penalty_challengeable or source is None:
+            return None
+        if self.penalty_kind is Kind.WILD_DRAW_COLOR:
+            return self.players[source], 0, CHALLENGE_EXTRA, True
+        return self.players[source], self.pending_draw, self.pending_draw + CHALLENGE_EXTRA, False
+
     def _stacks(self, card: int) -> bool:
-        if not self.rules.stacking or self.penalty_kind is Kind.WILD_DRAW_COLOR:
+        if not self.penalty_stackable():
             return False
         kind = self._faces[self.side][card].kind
         if kind is self.penalty_kind:

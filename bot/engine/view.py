@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Color, Face, Side
-from .game import Game, RoundResult
+from .game import Game, Phase, RoundResult
 from .moves import Move
 
 
@@ -77,6 +77,18 @@ class OpponentView:
 
 
 @dataclass(frozen=True, slots=True)
+class ChallengeStakes:
+    """What challenging the pending draw card costs: the player who played it draws
+    ``bluffer_draws`` if they bluffed; otherwise the challenger draws ``challenger_draws``
+    (after drawing until the colour, when ``until_color``; the bluffer then draws until it)."""
+
+    challenged: str
+    bluffer_draws: int
+    challenger_draws: int
+    until_color: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     """The table from one seat: own hand, public facts, never another player's side in play."""
 
@@ -113,6 +125,10 @@ class PlayerView:
     # in Flip also the other side of each.
     discards: tuple[Face, ...] = ()
     discard_backs: tuple[Face, ...] | None = None
+    # While a draw card waits for an answer: what a challenge would cost (None: it cannot be
+    # challenged), and whether it may be stacked on under the house rules.
+    challenge: ChallengeStakes | None = None
+    stackable: bool = False
 
 
 def view_for(game: Game, player: str) -> PlayerView:
@@ -151,6 +167,8 @@ def _build(game: Game, player: str | None) -> PlayerView:
     )
     pile_back = game.face(game.draw_pile[-1], back_side) if flip and game.draw_pile else None
     mine = seat == game.current
+    stakes = game.challenge_stakes()
+    penalty = game.phase is Phase.PENALTY
     return PlayerView(
         player=player or "",
         variant=game.rules.variant,
@@ -181,6 +199,8 @@ def _build(game: Game, player: str | None) -> PlayerView:
         under_top=game.face(game.discard[-2]) if len(game.discard) > 1 else None,
         discards=tuple(game.face(c) for c in game.discard),
         discard_backs=tuple(game.face(c, back_side) for c in game.discard) if flip else None,
+        challenge=None if stakes is None else ChallengeStakes(*stakes),
+        stackable=penalty and game.penalty_stackable(),
     )
 
 

@@ -17,6 +17,8 @@ behind the same repositories. Open once in the bot's setup hook and close on shu
     page = await store.standings.leaderboard(scope="guild", guild_id=guild_id, sort="points")
     mine = await store.standings.rank_of(user_id, scope="guild", guild_id=guild_id)
     stats = await store.standings.stats(user_id, guild_id)
+    await store.server_settings.save(guild_id, settings_json)  # /uno settings
+    settings_json = await store.server_settings.load(guild_id)  # None: never changed
     await store.close()
 
 Every method is one coroutine and one transaction (all or nothing). record_round returns False
@@ -28,7 +30,7 @@ a failing file (disk full, I/O error, read-only) or an unreachable PostgreSQL ra
 StoreIOError, and the next call connects again; nothing is ever dropped without an exception.
 
 Player ids are Discord user ids; a computer player "aiN" is stored as -N (store_player_id) with
-its table name ("AI Cara (hard)"). Its rounds are recorded like anyone's, but it never gets
+its table name ("Cara 🤖"). Its rounds are recorded like anyone's, but it never gets
 leaderboard totals, a rank or stats.
 """
 

@@ -32,6 +32,7 @@ TABLES = (
     "snapshots",
     "player_totals",
     "lobbies",
+    "server_settings",
 )
 # Tables whose ids PostgreSQL generates: their sequences continue after the copied ids.
 IDENTITY_TABLES = ("games", "rounds")

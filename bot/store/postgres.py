@@ -145,6 +145,8 @@ class PostgresDatabase:
         self.retry = settings.retry
         self._where = describe(dsn)
         self._down_since: float | None = None
+        # Why this process may write no more (its shards belong to another process now).
+        self._fenced: str | None = None
 
     @classmethod
     async def open(cls, dsn: str, settings: PostgresSettings | None = None) -> PostgresDatabase:
@@ -175,6 +177,11 @@ class PostgresDatabase:
         """Close every pooled connection, waiting for the calls in flight."""
         await self.pool.close()
 
+    def fence(self, reason: str) -> None:
+        """Refuse every later call with StoreIOError(``reason``): another process owns
+        this one's shards now, and a late save from here would overwrite its newer state."""
+        self._fenced = reason
+
     async def write(self, work: Work[T]) -> T:
         """Run ``work`` in one READ COMMITTED transaction, retried on a deadlock."""
         return await run_shielded(self._run(work, "read_committed", readonly=False))
@@ -188,6 +195,8 @@ class PostgresDatabase:
         return await run_shielded(self._run(work, None, readonly=False))
 
     async def _run(self, work: Work[T], isolation: str | None, *, readonly: bool) -> T:
+        if self._fenced is not None:
+            raise StoreIOError(f"not saved: {self._fenced}")
         for attempt in range(self.retry.attempts):
             try:
                 async with self.pool.acquire() as raw:

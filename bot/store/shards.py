@@ -4,15 +4,35 @@ Discord puts server ``guild_id`` on shard ``(guild_id >> 22) % shard_count``. A 
 some shard ids; the store then restores only those servers' games and lobbies, and on
 PostgreSQL holds one advisory lock per shard for as long as it runs, so a second process
 started with the same shard ids is refused instead of playing the same games twice.
+
+Advisory locks rather than a lease table with an expiry time: PostgreSQL itself frees a
+session's locks when the session ends, so there is no clock to trust and no renewal to miss.
+A killed process's socket is closed by its kernel and its shards are free at once; a machine
+that vanishes without a word is found by the server's TCP keepalives, which the lease's
+connection sets to notice it within ``timeout`` seconds. The same keepalives on this side of
+the socket tell the process when its own link went silent, with no task polling the server.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import socket
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import asyncpg
 
 from .errors import StoreError
+
+log = logging.getLogger(__name__)
+
+LEASE_TIMEOUT = 30.0
+"""Seconds by default before a silent holder counts as dead, and a claim stops waiting."""
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for the server to accept the lease's connection."""
 
 # First key of the two-key advisory locks that stand for shard leases (the second is the id).
 SHARD_LOCK = 0x756E6F73  # "unos"
@@ -45,41 +65,217 @@ class Shards:
         return f"(({column} >> 22) % ?) IN ({marks})", [self.count, *sorted(self.ids)]
 
 
+def describe_shards(shards: Shards, ids: list[int] | None = None) -> str:
+    """'shard 1 of 4' or 'shards 0, 1 of 4', for log lines and errors."""
+    listed = sorted(shards.ids) if ids is None else ids
+    noun = "shard" if len(listed) == 1 else "shards"
+    return f"{noun} {', '.join(map(str, listed))} of {shards.count}"
+
+
+def keepalive_settings(timeout: float) -> dict[str, str]:
+    """Server settings that make PostgreSQL drop a silent lease connection within ``timeout``.
+
+    The server probes an idle connection after a third of it, then every ninth, three times
+    (about two thirds in all), and gives up on data left unacknowledged for ``timeout``.
+    """
+    idle = max(1, int(timeout / 3))
+    interval = max(1, int(timeout / 9))
+    return {
+        "tcp_keepalives_idle": str(idle),
+        "tcp_keepalives_interval": str(interval),
+        "tcp_keepalives_count": "3",
+        "tcp_user_timeout": str(int(timeout * 1000)),
+    }
+
+
+def _keep_alive(connection: asyncpg.Connection, timeout: float) -> None:
+    """The same keepalives on our end: the kernel ends a silent link within ``timeout``, and
+    asyncpg then reports the connection lost (Linux socket options; elsewhere the server's
+    keepalives still free the shards, and a lost link shows at the next query)."""
+    # asyncpg offers no client keepalive setting; its transport's socket is asyncio's own.
+    # Should a later asyncpg hide it, the server's keepalives still do the important half.
+    transport = getattr(connection, "_transport", None)
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None or sock.family == socket.AF_UNIX:
+        return  # a local socket has no link to lose
+    settings = keepalive_settings(timeout)
+    options = [
+        (socket.SOL_SOCKET, "SO_KEEPALIVE", 1),
+        (socket.IPPROTO_TCP, "TCP_KEEPIDLE", int(settings["tcp_keepalives_idle"])),
+        (socket.IPPROTO_TCP, "TCP_KEEPINTVL", int(settings["tcp_keepalives_interval"])),
+        (socket.IPPROTO_TCP, "TCP_KEEPCNT", int(settings["tcp_keepalives_count"])),
+        (socket.IPPROTO_TCP, "TCP_USER_TIMEOUT", int(settings["tcp_user_timeout"])),
+    ]
+    for level, name, value in options:
+        if hasattr(socket, name):
+            sock.setsockopt(level, getattr(socket, name), value)
+
+
+async def _connect(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
+    connection = await _open(dsn, shards, timeout)
+    _keep_alive(connection, timeout)
+    return connection
+
+
+async def _open(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
+    return await asyncpg.connect(
+        dsn,
+        timeout=CONNECT_TIMEOUT,
+        server_settings={
+            **keepalive_settings(timeout),
+            # Names the holder in pg_stat_activity, for whoever looks into a refused start.
+            "application_name": f"unoflip {describe_shards(shards)}"[:63],
+        },
+    )
+
+
+async def _lock(connection: asyncpg.Connection, shards: Shards, wait: float) -> list[int]:
+    """Take every shard's lock on ``connection``, each waiting while ``wait`` seconds last;
+    the shards still held elsewhere when the wait is over."""
+    deadline = time.monotonic() + wait
+    taken: list[int] = []
+    for shard in sorted(shards.ids):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            if not await connection.fetchval(
+                "SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK, shard
+            ):
+                taken.append(shard)
+            continue
+        # A blocking lock with lock_timeout wakes the moment the holder's session ends, with
+        # no polling; sorted order keeps two claimants from waiting on each other.
+        await connection.execute(f"SET lock_timeout = {max(1, int(left * 1000))}")
+        try:
+            await connection.execute("SELECT pg_advisory_lock($1, $2)", SHARD_LOCK, shard)
+        except asyncpg.LockNotAvailableError:
+            taken.append(shard)
+    await connection.execute("RESET lock_timeout")
+    return taken
+
+
 class ShardLease:
     """Advisory locks on a connection of its own, one per shard, held until released.
 
-    PostgreSQL drops them when the connection ends, so a process that dies (or loses its
-    connection) frees its shards for the replacement at once.
+    PostgreSQL drops them when the connection ends, so a process that dies frees its shards
+    for the replacement. When this process's own lease connection ends (a database restart,
+    a dropped link), the lease says so in one line and takes the shards again; if another
+    process has taken one meanwhile, ``on_taken`` is told (once) and the lease gives up.
     """
 
-    def __init__(self, connection: asyncpg.Connection, shards: Shards) -> None:
-        self._connection = connection
+    def __init__(
+        self,
+        connection: asyncpg.Connection,
+        dsn: str,
+        shards: Shards,
+        timeout: float,
+        on_taken: Callable[[str], None] | None,
+    ) -> None:
+        self.dsn = dsn
         self.shards = shards
+        self.timeout = timeout
+        self.on_taken = on_taken
+        # Why the shards are no longer ours (another process took one), or None.
+        self.lost: str | None = None
+        self.regaining: asyncio.Task[None] | None = None
+        self._released = False
+        self.connection = connection
+        self._watch(connection)
 
     @classmethod
-    async def acquire(cls, dsn: str, shards: Shards) -> ShardLease:
-        """Take every shard of ``shards`` or none; ShardTakenError names a taken one."""
-        connection = await asyncpg.connect(dsn)
-        taken: list[int] = []
+    async def acquire(
+        cls,
+        dsn: str,
+        shards: Shards,
+        *,
+        timeout: float = LEASE_TIMEOUT,
+        on_taken: Callable[[str], None] | None = None,
+    ) -> ShardLease:
+        """Take every shard of ``shards`` or none, waiting up to ``timeout`` seconds for a
+        shard whose holder just died; ShardTakenError names a shard still held."""
+        connection = await _connect(dsn, shards, timeout)
         try:
-            for shard in sorted(shards.ids):
-                got = await connection.fetchval(
-                    "SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK, shard
+            taken = await _lock(connection, shards, 0.0)
+            if taken:
+                log.warning(
+                    "%s held by another connection; waiting up to %g s for it to end",
+                    describe_shards(shards, taken),
+                    timeout,
                 )
-                if not got:
-                    taken.append(shard)
+                taken = await _lock(connection, shards, timeout)
         except BaseException:
-            await connection.close()
+            connection.terminate()
             raise
         if taken:
             await connection.close()  # releases whatever was taken
-            listed = ", ".join(map(str, taken))
             raise ShardTakenError(
-                f"shard {listed} of {shards.count} is already run by another bot process "
+                f"{describe_shards(shards, taken)} is already run by another bot process "
                 "on this database; stop it or start this one with other shard_ids"
             )
-        return cls(connection, shards)
+        return cls(connection, dsn, shards, timeout, on_taken)
+
+    @property
+    def held(self) -> bool:
+        """Whether this process holds its shards right now."""
+        return not self._released and self.lost is None and self.regaining is None
 
     async def release(self) -> None:
         """Give the shards up (closing the lease's connection)."""
-        await self._connection.close()
+        self._released = True
+        if self.regaining is not None:
+            self.regaining.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.regaining
+        if not self.connection.is_closed():
+            await self.connection.close()
+
+    def _watch(self, connection: asyncpg.Connection) -> None:
+        connection.add_termination_listener(self.dropped)
+
+    def dropped(self, connection: asyncpg.Connection) -> None:
+        """Told by asyncpg that the lease's connection ended (also after our own close): take
+        the shards again unless they were given up."""
+        if self._released or connection is not self.connection or self.regaining is not None:
+            return
+        self.regaining = asyncio.get_running_loop().create_task(
+            self._regain(), name="shard-lease-regain"
+        )
+
+    async def _regain(self) -> None:
+        what = describe_shards(self.shards)
+        log.warning(
+            "lost the database connection that holds %s; playing on and taking the lease again",
+            what,
+        )
+        delay = 0.5
+        try:
+            while True:
+                try:
+                    connection = await _connect(self.dsn, self.shards, self.timeout)
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                    log.debug("shard lease: cannot reconnect yet: %s", error)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+                    continue
+                try:
+                    # Our old session may outlive the link for a while (the server has not
+                    # noticed yet): wait for its end as a starting process would.
+                    taken = await _lock(connection, self.shards, self.timeout)
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                    connection.terminate()
+                    await asyncio.sleep(delay)
+                    continue
+                if taken:
+                    await connection.close()
+                    self.lost = (
+                        f"{describe_shards(self.shards, taken)} was taken over by another bot "
+                        "process while this one's database connection was down"
+                    )
+                    if self.on_taken is not None:
+                        self.on_taken(self.lost)
+                    return
+                self.connection = connection
+                self._watch(connection)
+                log.warning("holding the lease on %s again", what)
+                return
+        finally:
+            self.regaining = None

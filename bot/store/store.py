@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, Literal
 
@@ -15,23 +16,25 @@ from .postgres import PostgresDatabase, PostgresSettings, describe
 from .repositories import (
     GameRepository,
     LobbyRepository,
+    ServerSettingsRepository,
     SnapshotRepository,
     StandingsRepository,
 )
-from .shards import ShardLease, Shards
+from .shards import LEASE_TIMEOUT, ShardLease, Shards
 
 B = TypeVar("B", bound=Backend, default=Any)
 
 
 class Store(Generic[B]):
-    """The bot's database, SQLite or PostgreSQL, behind the same four repositories.
+    """The bot's database, SQLite or PostgreSQL, behind the same repositories.
 
     Code above the store never asks which: ``Store`` means ``Store[Any]``; the backend type
     is there for tests and tools that reach into one engine (``store.database``).
 
     ``store.games`` creates games and records rounds and results, ``store.snapshots`` saves
     and restores live games, ``store.lobbies`` saves and restores open lobbies,
-    ``store.standings`` answers /leaderboard and /stats. Every
+    ``store.standings`` answers /leaderboard and /stats, ``store.server_settings`` keeps each
+    server's /uno settings. Every
     method is a coroutine and runs as one transaction; a locked database is retried with
     backoff and raises StoreBusyError after the last attempt.
     """
@@ -42,18 +45,42 @@ class Store(Generic[B]):
         self.snapshots = SnapshotRepository(database)
         self.lobbies = LobbyRepository(database)
         self.standings = StandingsRepository(database)
+        self.server_settings = ServerSettingsRepository(database)
         self._lease: ShardLease | None = None
 
-    async def claim_shards(self, shards: Shards) -> None:
+    async def claim_shards(
+        self,
+        shards: Shards,
+        *,
+        lease_timeout: float = LEASE_TIMEOUT,
+        on_lost: Callable[[str], None] | None = None,
+    ) -> None:
         """Run as the process of ``shards``: restore only their servers' games and lobbies.
 
-        On PostgreSQL, holds a lease on each shard until close; ShardTakenError if another
-        live process holds one. A SQLite file serves one process, so it needs no lease.
+        On PostgreSQL, holds a lease on each shard until close, waiting up to
+        ``lease_timeout`` s for a shard whose holder just died; ShardTakenError if another
+        live process holds one. If the lease's connection drops and another process takes a
+        shard before it is back, the store refuses every later write and ``on_lost`` hears
+        why. A SQLite file serves one process, so it needs no lease.
         """
-        if isinstance(self.database, PostgresDatabase):
-            self._lease = await ShardLease.acquire(self.database.dsn, shards)
+        database = self.database
+        if isinstance(database, PostgresDatabase):
+
+            def taken(reason: str) -> None:
+                database.fence(reason)
+                if on_lost is not None:
+                    on_lost(reason)
+
+            self._lease = await ShardLease.acquire(
+                database.dsn, shards, timeout=lease_timeout, on_taken=taken
+            )
         self.snapshots.shards = shards
         self.lobbies.shards = shards
+
+    @property
+    def lease(self) -> ShardLease | None:
+        """The shard lease this process holds on PostgreSQL, if it claimed shards there."""
+        return self._lease
 
     @classmethod
     async def open(

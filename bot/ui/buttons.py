@@ -9,6 +9,7 @@ codec cannot read exactly (an unknown action, a number no card or page has) pars
     uno:h:<session>:<serial>:<code>                             an ephemeral hand
         p<card> play · d draw · k keep · c<r|y|g|b|p|t|o|u> colour · a accept · x challenge
         s<player> swap with · u UNO! · t<player> catch · g<page> page · r refresh
+    uno:s:<switches|choice|channels|role|numbers|catch|reset>  the /uno settings panel
 
 Old messages keep working after a restart: the ids are the same as they always were.
 """
@@ -90,6 +91,30 @@ class HandClick:
 
 
 Click = LobbyClick | TableClick | HandClick
+
+# The /uno settings panel's controls: which server is always the interaction's own.
+SETTINGS_ID = re.compile(r"uno:s:(?P<control>[a-z]+)")
+SettingsControl = Literal["switches", "choice", "channels", "role", "numbers", "catch", "reset"]
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsClick:
+    """A control of the settings panel: a select, or a button that opens a modal or resets."""
+
+    control: SettingsControl
+
+    @property
+    def custom_id(self) -> str:
+        """The custom_id of the control that sends this click."""
+        return f"uno:s:{self.control}"
+
+
+def parse_settings(text: str) -> SettingsClick | None:
+    """The settings control a custom_id stands for, or None if it is not one the bot makes."""
+    found = SETTINGS_ID.fullmatch(text)
+    if found is None or found["control"] not in get_args(SettingsControl):
+        return None
+    return SettingsClick(found["control"])  # type: ignore[arg-type]  # checked just above
 
 
 def custom_id(click: Click) -> str:

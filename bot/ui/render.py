@@ -25,6 +25,7 @@ from bot.engine import (
     Face,
     Game,
     Move,
+    OpponentView,
     Pass,
     Phase,
     PlayCard,
@@ -41,13 +42,17 @@ from .i18n import Lang, t, tn
 from .respond import button_view, safe_name
 from .text import COLOR_EMOJI, fit, sort_key
 from .words import (
+    BUTTON_LIMIT,
+    ai_level,
     card_label,
     card_text,
     cards_count,
+    challenge_stakes_text,
     color_text,
     hand_prompt,
     lobby_footer,
     move_label,
+    rules_differences,
     rules_summary,
     side_name,
     turn_prompt,
@@ -146,7 +151,7 @@ def short_faces(faces: Sequence[Face], limit: int = EMBED_FIELD_LIMIT) -> str:
 def add_field(embed: discord.Embed, name: str, value: str, *, inline: bool = False) -> None:
     """Add a field Discord accepts: name and value never blank, never over their limits."""
     embed.add_field(
-        name=fit(name, EMBED_FIELD_NAME_LIMIT) if name.strip() else "\u200b",
+        name=fit(name, EMBED_FIELD_NAME_LIMIT) if name.strip() else "—",
         value=fit(value, EMBED_FIELD_LIMIT) if value.strip() else "—",
         inline=inline,
     )
@@ -171,7 +176,7 @@ def within_limits(embed: discord.Embed) -> discord.Embed:
             break
         embed.set_field_at(
             index,
-            name=field.name or "\u200b",
+            name=field.name or "—",
             value=fit(value, max(2, len(value) - over)),
             inline=bool(field.inline),
         )
@@ -199,15 +204,7 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
     # A lobby's log holds only notices such as "the bot restarted"; the game starts it afresh.
     notices = fit("\n".join(table.log), EMBED_DESCRIPTION_LIMIT) if table.log else None
     embed = discord.Embed(title=title, description=notices, color=EMBED_COLOR[Side.LIGHT])
-    players = "\n".join(
-        t(
-            lang,
-            "lobby.player.host" if seat.user_id == table.host_id else "lobby.player",
-            number=i,
-            name=safe_name(seat.name),
-        )
-        for i, seat in enumerate(table.seats, start=1)
-    )
+    players = "\n".join(_lobby_seat(table, lang, i, seat) for i, seat in enumerate(table.seats, 1))
     add_field(
         embed,
         t(lang, "lobby.players.title", count=len(table.seats), max=10),
@@ -215,7 +212,8 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
         inline=True,
     )
     summary = rules_summary(lang, table.rules, table.turn_timeout, table.ai_takeover)
-    add_field(embed, t(lang, "rules.title"), summary)
+    differences = rules_differences(lang, table.rules)
+    add_field(embed, t(lang, "rules.title"), f"{summary}\n{differences}")
     embed.set_footer(text=lobby_footer(lang, table.ai_difficulty))
     gid = table.id
     buttons = [
@@ -248,6 +246,15 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
     return Rendered(None, embed, button_view(buttons))
 
 
+def _lobby_seat(table: Table, lang: Lang, number: int, seat: SeatFacts) -> str:
+    # The lobby is the one place a computer player's level is shown.
+    name = safe_name(seat.name)
+    if seat.ai:
+        return t(lang, "lobby.player.ai", number=number, name=name, level=ai_level(lang, seat.ai))
+    key = "lobby.player.host" if seat.user_id == table.host_id else "lobby.player"
+    return t(lang, key, number=number, name=name)
+
+
 def public_message(table: Table, lang: Lang) -> Rendered:
     """The public message as it should look now: the lobby, the table or the round's end."""
     game = table.game
@@ -256,52 +263,87 @@ def public_message(table: Table, lang: Lang) -> Rendered:
     view = public_view(game)
     if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         return round_over_message(table, view, game.phase is Phase.MATCH_OVER, lang)
+    if game.phase is Phase.ABANDONED:
+        # Everyone left or timed out: the last events say why; nothing is left to press.
+        events = "\n".join(table.log) or t(lang, "event.abandoned")
+        return closed_message(t(lang, "closed.abandoned.title"), events, table, lang)
     return table_message(table, view, lang)
 
 
-def closed_message(title: str, text: str) -> Rendered:
-    """A lobby or table that has closed: no buttons left."""
-    return Rendered(None, discord.Embed(title=title, description=text), None)
+def closed_message(
+    title: str, text: str, table: Table | None = None, lang: Lang | None = None
+) -> Rendered:
+    """A lobby or table that has closed: no buttons left; a game keeps its standings."""
+    embed = discord.Embed(title=title, description=text)
+    if table is not None and table.game is not None and lang is not None:
+        add_standings(embed, table, public_view(table.game), lang)
+    return Rendered(None, embed, None)
+
+
+def add_standings(embed: discord.Embed, table: Table, view: PlayerView, lang: Lang) -> None:
+    """The match's scores, best first (lowest first under alternative scoring)."""
+    name = shown_name(table)
+    standings = sorted(view.scores.items(), key=lambda item: -item[1])
+    if table.rules.scoring == "alternative":
+        standings.reverse()
+    scores = "\n".join(f"{name(p)}: {points}" for p, points in standings)
+    add_field(embed, t(lang, "table.scores", target=view.target), scores)
 
 
 # ---------------------------------------------------------------------- table
 
 
+# The most lines of text the public table takes (title, description, field names and values,
+# footer): 12 up to four players, one more for each player past four (18 at ten).
+TABLE_LINES_UP_TO_FOUR = 12
+
+
+def table_line_budget(players: int) -> int:
+    """The most lines of text the public table may take with ``players`` players."""
+    return TABLE_LINES_UP_TO_FOUR + max(0, players - 4)
+
+
+def embed_lines(embed: discord.Embed) -> int:
+    """The lines of text a reader sees in an embed: title, description, every field's name and
+    value, footer."""
+    parts = [embed.title, embed.description, embed.footer.text]
+    parts += [text for field in embed.fields for text in (field.name, field.value)]
+    return sum(part.count("\n") + 1 for part in parts if part)
+
+
 def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
-    """The public table, rendered from a spectator-safe view (no hand shown)."""
+    """The public table, rendered from a spectator-safe view (no hand shown): the top card,
+    colour and direction, the draw pile, whose turn it is over one line per player, and as
+    many of the last events as fit the table's line budget."""
     name = shown_name(table)
     flip = view.variant == "flip"
-    title = t(lang, "table.title.flip" if flip else "table.title.classic", round=view.round_no)
+    title = t(lang, "table.title.classic", round=view.round_no)
+    if flip:
+        title = t(lang, "table.title.flip", round=view.round_no, side=side_name(lang, view.side))
     clockwise = "clockwise" if view.direction == 1 else "counter_clockwise"
-    direction = t(lang, "table.line.direction", arrow=t(lang, f"table.direction.{clockwise}"))
     top = t(
         lang, "table.line.top", card=card_text(lang, view.top), color=color_text(lang, view.color)
     )
-    lines = [
-        top,
-        f"{side_name(lang, view.side)}   {direction}" if flip else direction,
-        t(lang, "table.line.now", prompt=turn_prompt(lang, view, name)),
-    ]
-    embed = discord.Embed(title=title, description="\n".join(lines), color=EMBED_COLOR[view.side])
-    for seat in view.opponents:
-        marker = "▶ " if seat.player == view.current_player else ""
-        uno = " · 📣 UNO" if seat.called_uno and seat.card_count == 1 else ""
-        count = cards_count(lang, seat.card_count)
-        field_name = f"{marker}{name(seat.player)} — {count}{uno}"
-        backs = seat.backs
-        value = t(lang, "table.everyone_sees", cards=short_faces(backs)) if flip and backs else ""
-        add_field(embed, field_name, value or "\u200b")
+    direction = t(lang, f"table.direction.{clockwise}")
     pile = cards_count(lang, view.draw_pile_count)
     if flip and view.draw_pile_back is not None:
         pile = t(
             lang, "table.draw_pile.back", cards=pile, card=card_text(lang, view.draw_pile_back)
         )
-    add_field(embed, t(lang, "table.draw_pile"), pile, inline=True)
-    scores = " · ".join(f"{name(p)} {points}" for p, points in view.scores.items())
-    add_field(embed, t(lang, "table.scores", target=view.target), scores, inline=True)
-    if table.log:
-        add_field(embed, t(lang, "table.events"), "\n".join(table.log))
-    embed.set_footer(text=t(lang, "table.footer"))
+    lines = [f"{top} · {direction}", t(lang, "table.line.pile", pile=pile)]
+    embed = discord.Embed(title=title, description="\n".join(lines), color=EMBED_COLOR[view.side])
+    seats = view.opponents
+    # Each seat gets an equal share of the field, so a long hand never pushes a player out.
+    share = EMBED_FIELD_LIMIT // max(1, len(seats)) - 1
+    scored = any(view.scores.values())
+    add_field(
+        embed,
+        turn_prompt(lang, view, name),
+        "\n".join(fit(_seat_line(lang, view, seat, name, scored), share) for seat in seats),
+    )
+    room = table_line_budget(len(seats)) - embed_lines(embed) - 1
+    if table.log and room > 0:
+        add_field(embed, t(lang, "table.events"), "\n".join(list(table.log)[-room:]))
     content = None
     if view.current_player is not None and not table.is_ai(view.current_player):
         content = t(lang, "table.your_turn", mention=f"<@{view.current_player}>")
@@ -310,13 +352,31 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
         UnoButton(
             TableClick(gid, "hand"), t(lang, "button.hand"), discord.ButtonStyle.primary, "🃏"
         ),
-        UnoButton(TableClick(gid, "uno"), t(lang, "button.uno"), discord.ButtonStyle.success, "📣"),
     ]
+    if any(seat.card_count <= 2 for seat in seats):
+        # UNO! only matters once someone is down to two cards (called before the last play).
+        label = t(lang, "button.uno")
+        buttons.append(UnoButton(TableClick(gid, "uno"), label, discord.ButtonStyle.success, "📣"))
     if view.catchable is not None:
         label = t(lang, "button.catch")
         catch = UnoButton(TableClick(gid, "catch"), label, discord.ButtonStyle.danger, "🚨")
         buttons.append(catch)
     return Rendered(content, embed, button_view(buttons))
+
+
+def _seat_line(lang: Lang, view: PlayerView, seat: OpponentView, name: Namer, scored: bool) -> str:
+    """One player on the table: turn marker, name, card count, UNO call, score once anyone
+    has points, and in Flip the backs of their cards everyone sees."""
+    marker = "▶ " if seat.player == view.current_player else ""
+    parts = [f"{marker}{name(seat.player)} — {cards_count(lang, seat.card_count)}"]
+    if seat.called_uno and seat.card_count == 1:
+        parts.append("📣 UNO")
+    if scored:
+        parts.append(tn(lang, "table.seat.points", seat.score))
+    line = " · ".join(parts)
+    if seat.backs:
+        line = t(lang, "table.seat.backs", seat=line, cards=short_faces(seat.backs))
+    return line
 
 
 def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: Lang) -> Rendered:
@@ -327,7 +387,8 @@ def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: L
     side = "dark" if result.side is Side.DARK else "light"
     embed = discord.Embed(
         title=t(lang, "round.title", round=result.round_no, name=name(result.winner)),
-        description=t(lang, f"round.scored.{side}"),
+        # Classic UNO has one side: nothing to say about it.
+        description=t(lang, f"round.scored.{side}") if view.variant == "flip" else None,
         color=EMBED_COLOR[result.side],
     )
     for player, faces, points in table.final_hands():
@@ -338,11 +399,7 @@ def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: L
             hand = tn(lang, "round.hand", points, name=name(player))
         value = short_faces(faces) if faces else t(lang, "round.out")
         add_field(embed, hand, value)
-    standings = sorted(view.scores.items(), key=lambda item: -item[1])
-    if view.variant and table.rules.scoring == "alternative":
-        standings.reverse()
-    scores = "\n".join(f"{name(p)}: {points}" for p, points in standings)
-    add_field(embed, t(lang, "table.scores", target=view.target), scores)
+    add_standings(embed, table, view, lang)
     if table.log:
         add_field(embed, t(lang, "table.events"), "\n".join(table.log))
     if match_over:
@@ -401,22 +458,23 @@ def _card_style(face: Face) -> discord.ButtonStyle:
 def hand_message(
     table: Table, view: PlayerView, serial: int, page: int, notice: str | None, lang: Lang
 ) -> Rendered:
-    """The ephemeral hand: a button per distinct card (enabled when playable), paged past 20."""
+    """The ephemeral hand: the cards are the buttons (one per distinct face, enabled when
+    playable, paged past what fits); the text says only what changed and what to do now."""
     cards = sorted(view.hand, key=lambda h: sort_key(h.face))
     title = tn(lang, "hand.title", len(cards))
-    embed = discord.Embed(title=title, color=EMBED_COLOR[view.side])
-    embed.description = _hand_lines(cards, lang)
-    if view.variant == "flip":
-        backs = [h.back for h in cards if h.back is not None]
-        if backs:
-            add_field(embed, t(lang, "hand.backs"), short_faces(backs))
+    lines = [notice] if notice else []
+    if view.current_player == view.player and view.phase == "penalty":
+        lines.append(challenge_stakes_text(lang, view, shown_name(table)) or "")
+    lines.append(t(lang, "table.line.now", prompt=hand_prompt(lang, view, shown_name(table))))
     top = t(
         lang, "hand.table.line", card=card_text(lang, view.top), color=color_text(lang, view.color)
     )
-    add_field(embed, t(lang, "hand.table"), top)
-    add_field(embed, t(lang, "hand.now"), hand_prompt(lang, view, shown_name(table)))
-    if notice:
-        embed.set_footer(text=notice)
+    lines.append(top if cards else f"{top}\n{t(lang, 'hand.empty')}")
+    embed = discord.Embed(
+        title=title,
+        description="\n".join(line for line in lines if line),
+        color=EMBED_COLOR[view.side],
+    )
     card_buttons = _card_buttons(table, serial, view, cards, lang)
     specials = [
         move_button(table, serial, m, view, lang)
@@ -431,7 +489,12 @@ def hand_message(
     per_page = MOVES_PER_PAGE - len(specials)
     pages = max(1, -(-len(card_buttons) // per_page))
     page = min(max(page, 0), pages - 1)
-    buttons = card_buttons[page * per_page : (page + 1) * per_page] + specials + extras
+    shown = card_buttons[page * per_page : (page + 1) * per_page]
+    # A decision that is not a card (a colour, a target, a challenge) comes first; the hand
+    # stays in view below it.
+    deciding = view.current_player == view.player and view.phase not in ("play", "drawn")
+    buttons = specials + shown if deciding else shown + specials
+    buttons += extras
     if pages > 1:
         back = HandClick(table.id, serial, page=max(0, page - 1))
         forward = HandClick(table.id, serial, page=min(pages - 1, page + 1))
@@ -446,38 +509,46 @@ def hand_message(
 def _card_buttons(
     table: Table, serial: int, view: PlayerView, cards: Sequence[HandCard], lang: Lang
 ) -> list[UnoButton]:
-    # While a decision is pending only the cards that answer it are shown; otherwise every
-    # distinct card is shown once (two Red 5s are one choice), enabled when it can be played.
+    # Every distinct card is shown once (two Red 5s are one choice, labelled "×2"), enabled
+    # when it can be played now; the buttons are the only list of the hand, so none is left out.
     playable = {m.card for m in view.legal_moves if isinstance(m, PlayCard)}
-    pending = view.current_player == view.player and view.phase != "play"
+    copies = Counter(held.face for held in cards)
     shown: dict[Face, int] = {}
     for held in cards:
-        if pending and held.card not in playable:
-            continue
         if held.face not in shown or held.card in playable:
             shown[held.face] = held.card
     buttons = []
     for face, card in shown.items():
         if card in playable:
-            buttons.append(move_button(table, serial, PlayCard(card), view, lang))
+            button = move_button(table, serial, PlayCard(card), view, lang)
         else:
-            buttons.append(
-                UnoButton(
-                    HandClick(table.id, serial, move=PlayCard(card)),
-                    card_label(lang, face),
-                    discord.ButtonStyle.secondary,
-                    COLOR_EMOJI[face.color],
-                    disabled=True,
-                )
+            button = UnoButton(
+                HandClick(table.id, serial, move=PlayCard(card)),
+                card_label(lang, face),
+                discord.ButtonStyle.secondary,
+                COLOR_EMOJI[face.color],
+                disabled=True,
             )
+        if copies[face] > 1:
+            button.item.label = fit(f"{button.item.label} ×{copies[face]}", BUTTON_LIMIT)
+        buttons.append(button)
     return buttons
 
 
-def _hand_lines(cards: Sequence[HandCard], lang: Lang) -> str:
-    if not cards:
-        return t(lang, "hand.empty")
-    counts = Counter(h.face for h in cards)
-    return "\n".join(
-        card_text(lang, face) + (f" ×{count}" if count > 1 else "")
-        for face, count in counts.items()
-    )
+def hand_over_message(table: Table, player: str, notice: str, lang: Lang) -> Rendered:
+    """The hand once its owner's move ended the round or the game: what the move did, and
+    for the player who went out, "You went out! +31 points"."""
+    game = table.game
+    view = public_view(game) if game is not None else None
+    result = view.last_round if view is not None else None
+    lines = [notice] if notice else []
+    if view is not None and view.match_winner == player:
+        lines.append(t(lang, "hand.won_match"))
+    scored = game is not None and game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+    if scored and result is not None and result.winner == player:
+        points = result.awarded.get(player, 0)
+        went_out = tn(lang, "hand.went_out", points) if points else t(lang, "hand.went_out.none")
+        lines.append(went_out)
+    lines.append(t(lang, "hand.round_over.text"))
+    title = t(lang, "hand.round_over.title")
+    return Rendered(None, discord.Embed(title=title, description="\n".join(lines)), None)

@@ -39,10 +39,14 @@ def button_view(buttons: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def can_moderate(interaction: Interaction) -> bool:
-    """Manage Channels or Manage Server in this channel."""
+def can_moderate(interaction: Interaction, role_id: int | None = None) -> bool:
+    """Manage Channels or Manage Server in this channel, or the server's moderator role
+    (``role_id``, from its settings)."""
     perms = interaction.permissions
-    return perms.manage_channels or perms.manage_guild
+    if perms.manage_channels or perms.manage_guild:
+        return True
+    roles = getattr(interaction.user, "roles", ())  # a Member's; none outside a server
+    return role_id is not None and any(role.id == role_id for role in roles)
 
 
 def safe_name(name: str) -> str:

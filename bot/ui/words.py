@@ -190,11 +190,9 @@ def _narrate_one(lang: Lang, event: ev.Event, name: Namer) -> str | None:
         case ev.HandsShuffled(player=p):
             return t(lang, "event.hands_shuffled", name=name(p))
         case ev.DealerChosen(dealer=d, draws=draws):
-            drawn = ", ".join(
-                t(lang, "event.dealer_draw", name=name(p), card=card_text(lang, face))
-                for p, face in draws
-            )
-            return t(lang, "event.dealer_chosen", draws=drawn, dealer=name(d))
+            # One short line at any table size: why cards were drawn, and the card that won.
+            card = next(face for p, face in reversed(draws) if p == d)
+            return t(lang, "event.dealer_chosen", dealer=name(d), card=card_text(lang, card))
         case ev.RoundStarted(round_no=r, dealer=d, starter=s):
             return t(lang, "event.round_started", round=r, dealer=name(d), card=card_text(lang, s))
         case ev.RoundEnded(winner=w, awarded=awarded):
@@ -253,8 +251,38 @@ def turn_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
             return t(
                 lang, "prompt.penalty.until_color", name=who, color=color_text(lang, view.color)
             )
-        return t(lang, "prompt.penalty", name=who, count=view.pending_draw)
+        key = f"prompt.penalty.{_penalty_answers(view)}"
+        return t(lang, key, name=who, count=view.pending_draw)
     return t(lang, "prompt.to_play", name=who)
+
+
+def _penalty_answers(view: PlayerView) -> str:
+    """Which answers a pending draw card allows besides accepting it, as a key part."""
+    challenge = view.challenge is not None
+    if challenge and view.stackable:
+        return "challenge_stack"
+    return "challenge" if challenge else "stack" if view.stackable else "accept"
+
+
+def challenge_stakes_text(lang: Lang, view: PlayerView, name: Namer) -> str | None:
+    """ "If Alice bluffed, Alice draws 4; if not, you draw 6." before a challenge (None when
+    no challenge is possible)."""
+    stakes = view.challenge
+    if stakes is None:
+        return None
+    who = name(stakes.challenged)
+    if stakes.until_color:
+        color = color_text(lang, view.color)
+        return t(
+            lang, "hand.stakes.until_color", name=who, color=color, count=stakes.challenger_draws
+        )
+    return t(
+        lang,
+        "hand.stakes",
+        name=who,
+        theirs=stakes.bluffer_draws,
+        yours=stakes.challenger_draws,
+    )
 
 
 def hand_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
@@ -263,11 +291,12 @@ def hand_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         if view.current_player is None:
             return t(lang, "hand.waiting.nobody")
         return t(lang, "hand.waiting", name=name(view.current_player))
+    if view.phase == "penalty":
+        return t(lang, f"hand.prompt.penalty.{_penalty_answers(view)}")
     prompts = {
         "choose_color": "hand.prompt.choose_color",
         "swap_target": "hand.prompt.choose_swap",
         "drawn": "hand.prompt.drawn",
-        "penalty": "hand.prompt.penalty",
     }
     return t(lang, prompts.get(view.phase, "hand.prompt.play"))
 
@@ -305,13 +334,28 @@ def move_label(lang: Lang, move: Move, view: PlayerView, name: Namer) -> str:
     return fit(label, BUTTON_LIMIT)
 
 
-def ai_name(lang: Lang, first_name: str, difficulty: str) -> str:
-    """A computer player's seat name, such as "AI Cara (hard)"."""
-    level = t(lang, f"ai.difficulty.{difficulty}")
-    return t(lang, "ai.name", name=first_name, difficulty=level)
+def ai_name(lang: Lang, first_name: str) -> str:
+    """A computer player's seat name in play, such as "Cara 🤖" (the lobby adds the level)."""
+    return t(lang, "ai.name", name=first_name)
+
+
+def ai_level(lang: Lang, difficulty: str) -> str:
+    """A computer player's level as the lobby shows it ("hard")."""
+    return t(lang, f"ai.difficulty.{difficulty}")
 
 
 # ---------------------------------------------------------------------- settings
+
+
+# The message key of each house rule, and its RuleSet field.
+HOUSE_KEYS = {
+    "house.stacking": "stacking",
+    "house.wd4_on_d2": "stack_wild_draw_four_on_draw_two",
+    "house.seven_o": "seven_o",
+    "house.jump_in": "jump_in",
+    "house.draw_until_playable": "draw_until_playable",
+    "house.forced_play": "forced_play",
+}
 
 
 def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bool) -> str:
@@ -325,23 +369,29 @@ def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bo
         t(lang, f"summary.target.{rules.scoring}", target=rules.target),
         t(lang, timer, seconds=turn_timeout),
     ]
-    house = [
-        t(lang, key)
-        for key, on in (
-            ("house.stacking", rules.stacking),
-            ("house.wd4_on_d2", rules.stack_wild_draw_four_on_draw_two),
-            ("house.seven_o", rules.seven_o),
-            ("house.jump_in", rules.jump_in),
-            ("house.draw_until_playable", rules.draw_until_playable),
-            ("house.forced_play", rules.forced_play),
-        )
-        if on
-    ]
+    house = [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
     if house:
         lines.append(t(lang, "summary.house", rules=", ".join(house)))
     else:
         lines.append(t(lang, "summary.house.none"))
     return "\n".join(lines)
+
+
+def rules_differences(lang: Lang, rules: RuleSet) -> str:
+    """Which of a game's rules differ from the official ones: "Not the official rules: to 300
+    points, stacking", or "Official rules." (the lobby shows it)."""
+    official = RuleSet(variant=rules.variant)
+    changes = []
+    if rules.target != official.target:
+        changes.append(t(lang, "differs.target", target=rules.target))
+    if rules.scoring != official.scoring:
+        changes.append(t(lang, "differs.scoring"))
+    if rules.edition != official.edition:
+        changes.append(t(lang, f"value.edition.{rules.edition}"))
+    changes += [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
+    if not changes:
+        return t(lang, "differs.none")
+    return t(lang, "differs.some", rules=", ".join(changes))
 
 
 _SETTINGS_REASONS = {

@@ -38,3 +38,11 @@ async def test_table_edits_and_memory_per_game_are_reported() -> None:
     lines = summary(result)
     assert any(line.startswith("Table edits:") for line in lines)
     assert any(line.startswith("Memory with 2 live games") for line in lines)
+
+
+async def test_a_hand_click_can_be_followed_at_once_by_its_move() -> None:
+    """With hand_then_move, every timed Hand click is followed by a click of the same game."""
+    result = await run_load(games=2, clicks_per_game=3, seed=4, hand_then_move=True)
+    kinds = [sample.kind for sample in result.samples]
+    assert "hand" in kinds and result.moves > 0
+    assert all(kinds[i + 1] != "hand" for i, kind in enumerate(kinds) if kind == "hand")

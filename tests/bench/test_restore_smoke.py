@@ -19,5 +19,6 @@ async def test_every_saved_game_and_lobby_is_restored_and_timed() -> None:
     result = await run(games=30, lobbies=5, seed=2)
     assert (result.games, result.lobbies) == (30, 5)
     assert result.read_s > 0 and result.total_s > 0
-    assert result.longest_stall_ms >= 0
+    assert result.longest_stall_ms >= 0 and result.first_click_s >= result.read_s
+    assert all(ms >= 0 for ms in result.on_demand_ms + result.full_gc_ms)
     assert summary(result)[0].startswith("Restored 30 live games and 5 open lobbies")

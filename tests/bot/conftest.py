@@ -98,15 +98,20 @@ async def world(simcord_env: Any) -> World:
 Finder = Callable[..., Any]
 
 
+# Characters that draw nothing: a field of only these looks like an empty row to a player.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
 def _check_like_discord(embeds: Any) -> None:
     """SimCord's embed checks, plus one it leaves out: Discord refuses a message whose embed
-    has a field with a blank name or value (400 "This field is required")."""
+    has a field with a blank name or value (400 "This field is required"). A field of only
+    zero-width characters passes Discord but shows a blank row, so it is refused here too."""
     validate_embeds(embeds)
     for embed in embeds or []:
         for index, field in enumerate(embed.get("fields") or []):
             for key in ("name", "value"):
                 text = field.get(key)
-                if not isinstance(text, str) or not text.strip():
+                if not isinstance(text, str) or not text.strip().strip(INVISIBLE).strip():
                     raise ComponentValidationError(f"fields[{index}].{key}: This field is required")
 
 

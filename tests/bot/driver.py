@@ -107,6 +107,12 @@ class Table:
         """Look the session up afresh (after a restart the bot has new session objects)."""
         self._session = None
 
+    async def redraw(self) -> None:
+        """Edit the public table now, as the next move would (after ``rig`` changed the game)."""
+        # Drawn and sent at once, past the edit budget, whose timer would also need the
+        # simulated clock moved (and with it every turn timer).
+        await self.session._flush_table()
+
     async def save_now(self) -> None:
         """Save the session as the bot does after a move, and wait until it is written."""
         self.session.saving()

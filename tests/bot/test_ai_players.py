@@ -53,11 +53,12 @@ class BrokenStrategy:
 
 
 async def test_start_option_seats_computer_players(world: World) -> None:
-    """/uno flip start ai:3 seats three clearly named computer players."""
+    """/uno flip start ai:3 seats three clearly named computer players; the lobby shows their
+    level."""
     await world.members[0].slash(world.channel, "uno flip start", ai=3, ai_difficulty="hard")
     text = embed_text(world.channel.last_message)
     assert "Players (4/10)" in text
-    assert "AI Anna (hard)" in text and "AI Cara (hard)" in text
+    assert "2. Anna 🤖 (hard)" in text and "4. Cara 🤖 (hard)" in text
 
 
 async def test_add_ai_button_is_for_the_host(world: World) -> None:
@@ -67,10 +68,10 @@ async def test_add_ai_button_is_for_the_host(world: World) -> None:
     refused = await world.members[1].click(table.public, label="Add AI")
     assert "Only the host" in refused.response.content
     await world.members[0].click(table.public, label="Add AI")
-    assert "AI Anna (normal)" in embed_text(table.public)
+    assert "Anna 🤖 (normal)" in embed_text(table.public)
     assert "Remove AI" in labels(table.public)
     await world.members[0].click(table.public, label="Remove AI")
-    assert "AI Anna" not in embed_text(table.public)
+    assert "Anna 🤖" not in embed_text(table.public)
 
 
 async def test_ai_seats_count_toward_ten(world: World) -> None:
@@ -171,14 +172,14 @@ async def test_remove_ai_mid_game_stops_its_pending_turn(world: World) -> None:
     choices = await world.members[0].autocomplete(world.channel, "uno remove-ai", "name", "ann")
     assert [c["value"] for c in choices] == [removed]
     result = await table.players[0].slash(world.channel, "uno remove-ai", name=removed)
-    assert result.ephemeral and "AI Anna (normal) was removed" in result.response.content
+    assert result.ephemeral and "Anna 🤖 was removed" in result.response.content
     assert table.game.players == [human, staying]
     assert table.game.current_player == staying
     await world.env.advance_time(11)
     # Only the remaining computer player moved (its Red 5), once; then it is the human's turn.
     assert table.game.top_face().name() == "Red 5"
     assert table.game.current_player == human and table.game.phase not in TERMINAL
-    assert "AI Anna (normal) was removed by the host" in embed_text(table.public)
+    assert "Anna 🤖 was removed by the host" in embed_text(table.public)
 
 
 async def test_remove_ai_is_for_the_host_and_needs_a_computer_player(world: World) -> None:
@@ -189,10 +190,10 @@ async def test_remove_ai_is_for_the_host_and_needs_a_computer_player(world: Worl
     assert "Only the host" in refused.response.content
     unknown = await world.members[0].slash(world.channel, "uno remove-ai", name="Zed")
     assert unknown.ephemeral and "No 'Zed' at this table" in unknown.response.content
-    assert "AI Anna (normal)" in embed_text(table.public)
+    assert "Anna 🤖 (normal)" in embed_text(table.public)
     await world.members[0].slash(world.channel, "uno remove-ai")
     await world.env.settle()
-    assert "AI Anna" not in embed_text(table.public)
+    assert "Anna 🤖" not in embed_text(table.public)
     none_left = await world.members[0].slash(world.channel, "uno remove-ai")
     assert "There is no computer player at this table" in none_left.response.content
 
@@ -208,7 +209,8 @@ async def test_a_computer_players_turn_resumes_after_a_restart(
     settings.ai_delay = 10.0
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     table.forget_session()
-    assert table.session.state.ai_seats[0].name == "AI Anna (hard)"
+    seat = table.session.state.ai_seats[0]
+    assert (seat.name, seat.ai) == ("Anna 🤖", "hard")
     await world.env.advance_time(9)
     assert table.game.current_player == computer
     await world.env.advance_time(2)
@@ -267,4 +269,4 @@ async def test_a_computer_player_removed_from_a_lobby_stays_out_after_a_restart(
     await world.members[0].slash(world.channel, "uno remove-ai", name="ai1")
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     table.forget_session()
-    assert [s.name for s in table.session.state.ai_seats] == ["AI Ben (normal)"]
+    assert [s.name for s in table.session.state.ai_seats] == ["Ben 🤖"]

@@ -6,11 +6,13 @@ import asyncio
 import itertools
 import random
 from collections.abc import Hashable
+from unittest.mock import Mock
 
 import pytest
 from pydantic import ValidationError
 
 from bot.edits import Edit, EditBudget, process_share
+from bot.sessions import SessionManager
 
 from .conftest import make_settings
 
@@ -146,6 +148,32 @@ async def test_the_rate_is_never_exceeded_and_every_last_change_is_shown() -> No
     await budget.stop()
 
 
+async def test_one_off_calls_share_the_rate_and_go_before_waiting_edits() -> None:
+    """Reminders, deletes and new messages (one-off calls) are never merged, go before the
+    table edits waiting with them, and count in the same rate."""
+    seen = Recorder()
+    budget = EditBudget(rate=2, per=PER, min_interval=0.0, on_start=seen.on_start)
+    budget.request("w", seen.edit("w"))  # takes a slot: the rest must wait their turn
+    await asyncio.sleep(PER / 10)
+    for key in ("a", "b", "c"):
+        budget.request(key, seen.edit(key))
+    for number in range(4):
+        budget.call(seen.edit(None, f"call {number}"))
+    assert budget.queued_calls == 4
+    while budget.queued_calls or budget.pending or budget.in_flight:
+        await drain(budget)
+    assert [label or key for key, label in seen.done] == [
+        "w",
+        *(f"call {number}" for number in range(4)),
+        "a",
+        "b",
+        "c",
+    ]
+    assert [key for key, _ in seen.starts].count(None) == 4
+    assert most_in_any_window([time for _, time in seen.starts], PER) <= 2
+    await budget.stop()
+
+
 async def test_two_processes_sharing_the_total_stay_under_it_together() -> None:
     """Two processes of two shards each, each budget its shards' share of the total, never
     exceed the total together."""
@@ -241,3 +269,43 @@ async def test_discard_drops_a_waiting_edit_and_finished_tables_are_forgotten() 
     assert [key for key, _ in seen.done] == ["w", "z"]
     assert budget.tracked == 0
     await budget.stop()
+
+
+async def test_the_processes_of_a_cluster_stay_under_the_bots_budget_together(
+    tmp_path: object,
+) -> None:
+    """Three processes of one bot (shards 0-1, 2 and 3 of 4), each with the budget its own
+    settings give it, flooded with table edits: together they never start more than the
+    bot's table_edits_per_second in any second, and each gets its shards' share."""
+    seen = Recorder()
+    enough = asyncio.Event()
+    starts: list[float] = []
+    processes = []
+    for shard_ids in ("0-1", "2", "3"):
+        settings = make_settings(
+            tmp_path, table_edits_per_second=45, shard_count=4, shard_ids=shard_ids
+        )
+        manager = SessionManager(Mock(), settings)
+        processes.append(manager)
+
+    def started(key: Hashable, dirty_since: float, now: float) -> None:
+        starts.append(now)
+        seen.on_start(key, dirty_since, now)
+        if len(starts) >= 50:  # more than one second of the whole budget
+            enough.set()
+
+    for number, manager in enumerate(processes):
+        manager.edits.on_start = started
+        for table in range(100):
+            manager.edits.request((number, table), seen.edit((number, table)))
+    try:
+        await asyncio.wait_for(enough.wait(), 10.0)
+    finally:
+        for manager in processes:
+            await manager.edits.stop()
+            manager.thinker.shutdown()
+    assert [manager.edits.rate for manager in processes] == [22, 11, 11]
+    assert most_in_any_window(starts, 1.0) <= 45
+    processes_started = [key[0] for key, _ in seen.starts if isinstance(key, tuple)]
+    by_process = [processes_started.count(n) for n in range(3)]
+    assert by_process[0] >= by_process[1] + 5 and by_process[0] >= by_process[2] + 5

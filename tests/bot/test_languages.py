@@ -13,7 +13,7 @@ import simcord.interactions
 
 from bot.client import UnoBot
 from bot.config import Settings
-from bot.engine import view_for
+from bot.engine import Side, view_for
 from bot.ui import words
 from bot.ui.i18n import ENGLISH, Lang, t, tn
 
@@ -85,9 +85,9 @@ async def test_a_finnish_user_in_a_swedish_server(
     await press(anna, server.public, t(SV, "button.start"))
     table = server.public
     text = embed_text(table)
-    assert t(SV, "table.title.flip", round=1) in text
-    assert t(SV, "table.footer") in text
-    assert labels(table)[:2] == [t(SV, "button.hand"), t(SV, "button.uno")]
+    assert t(SV, "table.title.flip", round=1, side=words.side_name(SV, Side.LIGHT)) in text
+    assert t(SV, "table.events") in text
+    assert labels(table) == [t(SV, "button.hand")]
     session = server.bot.sessions.by_channel[server.channel.id]
     assert session.state.language == SV and list(session.state.log)
     # The log was narrated in Swedish when it was recorded ("Runda 1: ben gav, ...").
@@ -97,10 +97,12 @@ async def test_a_finnish_user_in_a_swedish_server(
     )
     # Hand sizes depend on the deal (a Draw One turned up first makes the first player draw).
     game = session.state.game
+    assert game is not None
     anna_cards, ben_cards = (len(view_for(game, str(m.id)).hand) for m in (anna, ben))
     hand = (await press(anna, table, t(SV, "button.hand"))).response
     assert embed_text(hand).startswith(tn(FI, "hand.title", anna_cards))
-    assert t(FI, "hand.now") in embed_text(hand)
+    prompt = words.hand_prompt(FI, view_for(game, str(anna.id)), session.name)
+    assert t(FI, "table.line.now", prompt=prompt) in embed_text(hand)
     assert t(FI, "button.refresh") in labels(hand)
     # Ben's Discord is English: his hand is English, the table stays Swedish.
     ben_hand = (await press(ben, table, t(SV, "button.hand"))).response
@@ -166,8 +168,10 @@ async def test_a_restored_table_keeps_its_language(
     restored = server.bot.sessions.by_channel[server.channel.id]
     assert restored.state.language == SV
     assert restored.state.log[-1] == t(SV, "log.restarted_game")
+    assert restored.state.game is not None
+    ben_cards = len(view_for(restored.state.game, str(ben.id)).hand)  # 7, or more after a Draw
     hand = (await press(ben, server.public, t(SV, "button.hand"))).response
-    assert embed_text(hand).startswith(tn(ENGLISH, "hand.title", 7))
+    assert embed_text(hand).startswith(tn(ENGLISH, "hand.title", ben_cards))
     assert [b.label for b in buttons(server.public)][:1] == [t(SV, "button.hand")]
 
 

@@ -58,14 +58,15 @@ async def test_start_needs_two_players(world: World) -> None:
 
 
 async def test_start_turns_the_lobby_into_the_table(world: World) -> None:
-    """After Start the same message shows the table with Hand and UNO! buttons."""
+    """After Start the same message shows the table with a Hand button (UNO! comes once
+    someone is down to two cards) and says why cards were drawn for the deal."""
     table = Table(world, 3)
     lobby = await table.open()
     await table.players[0].click(lobby, label="Start")
     assert table.public.id == lobby.id
-    assert labels(table.public)[:2] == ["Hand", "UNO!"]
+    assert labels(table.public) == ["Hand"]
     assert "round 1" in embed_text(table.public)
-    assert "Cards drawn for the deal" in embed_text(table.public)
+    assert "Everyone drew a card to choose the dealer" in embed_text(table.public)
     assert_no_errors(world.env)
 
 

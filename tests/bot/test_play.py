@@ -8,9 +8,11 @@ import pytest
 
 from bot.engine import Phase, Side
 from bot.engine.snapshot import dump_state
+from bot.ui.buttons import TableClick, custom_id
 
 from .conftest import World
 from .driver import Table, buttons, embed_text, enabled, labels, rig
+from .hostile import forged_click
 
 
 @pytest.mark.parametrize(
@@ -153,6 +155,7 @@ async def test_calling_uno_early_is_safe(world: World) -> None:
     table = Table(world, 3)
     await table.start("uno classic start")
     rig(table, ["R5 R6", "G1 G2 G3", "Y1 Y2 Y3"], top="R3")
+    await table.redraw()
     anna = table.game.players[0]
     called = await table.actor(anna).click(table.public, label="UNO!")
     assert "called UNO" in called.response.content
@@ -168,8 +171,9 @@ async def test_missed_catch_is_refused_and_changes_nothing(world: World) -> None
     await table.start()
     before = dump_state(table.game)
     # The Catch button is only shown when someone can be caught; an old table may still have it.
-    result = await table.players[1].click(table.public, label="UNO!")
-    assert result.ephemeral
+    catch = custom_id(TableClick(table.session.id, "catch"))
+    result = await forged_click(table.players[1], table.public, catch)
+    assert result.ephemeral and "Nobody can be caught" in result.response.content
     assert dump_state(table.game)["hands"] == before["hands"]
 
 

@@ -100,10 +100,14 @@ def test_every_rendered_message_is_one_discord_accepts(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("first_seed", range(0, 24, 6))
 @pytest.mark.parametrize("variant", ["flip", "classic"])
-def test_every_rendered_message_over_many_rounds(variant: str) -> None:
-    """The same over 24 seeded rounds per variant (six in each language), up to 10 players."""
-    for seed in range(24):
+def test_every_rendered_message_over_many_rounds(variant: str, first_seed: int) -> None:
+    """The same over 24 seeded rounds per variant (six in each language), up to 10 players.
+
+    Six rounds a test, so a parallel run (``pytest -n``) spreads the soak over its workers.
+    """
+    for seed in range(first_seed, first_seed + 6):
         lang = languages()[seed % len(languages())]
         play_and_render(playing_table(2 + seed % 9, variant, seed, lang), seed, steps=1500)
 

@@ -173,7 +173,7 @@ async def test_a_lobby_survives_a_restart_and_its_old_buttons_work(
     lobby = world.bot.sessions.by_channel[world.channel.id]
     assert [(s.name, s.ai) for s in lobby.state.seats] == [
         ("anna", None),
-        ("AI Anna (easy)", "easy"),
+        ("Anna 🤖", "easy"),
         ("ben", None),
     ]
     assert (lobby.state.rules.variant, lobby.state.rules.target, lobby.state.rules.stacking) == (
@@ -185,7 +185,7 @@ async def test_a_lobby_survives_a_restart_and_its_old_buttons_work(
     assert "The bot restarted" in embed_text(world.channel.last_message)
     await cara.click(old_lobby, label="Join")
     await ben.click(old_lobby, label="Leave")
-    assert "2. AI Anna (easy)\n3. cara" in embed_text(world.channel.last_message)
+    assert "2. Anna 🤖 (easy)\n3. cara" in embed_text(world.channel.last_message)
     await anna.click(old_lobby, label="Start")
 
     assert lobby.state.game is not None and lobby.state.game.players == [

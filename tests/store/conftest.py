@@ -26,8 +26,8 @@ T = TypeVar("T")
 SERVER_URL = os.environ.get("UNO_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 TEST_POOL = PostgresSettings(min_size=1, max_size=4, connect_timeout=5.0)
 TABLES = (
-    "lobbies, snapshots, match_results, round_scores, rounds, game_players, player_totals,"
-    " games, players"
+    "server_settings, lobbies, snapshots, match_results, round_scores, rounds, game_players,"
+    " player_totals, games, players"
 )
 
 
@@ -83,6 +83,11 @@ _server_error: list[str] = []
 @pytest.fixture(scope="session")
 def postgres_server() -> str:
     """The test server's URL; skip (or fail under CI=true) when no server answers."""
+    return require_postgres()
+
+
+def require_postgres() -> str:
+    """The test server's URL; skips the test (fails it under CI=true) when no server answers."""
     if not _server_error:
         try:
             run_in_thread(lambda: _admin("SELECT 1"))
@@ -168,3 +173,38 @@ async def file_store(db_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(db_path)
     yield opened
     await opened.close()
+
+
+async def someone_waits_for_a_shard(url: str) -> None:
+    """Return once a session waits on the server for a shard lock another one holds."""
+    admin = await asyncpg.connect(url)
+    try:
+        for _ in range(1000):
+            if await admin.fetchval(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            ):
+                return
+            await asyncio.sleep(0.01)
+    finally:
+        await admin.close()
+    raise AssertionError("no claim ever waited for the shard")
+
+
+async def end_session_of(connection: asyncpg.Connection, url: str) -> None:
+    """End a connection's session on the server, as a database restart or a dropped link
+    does: the client only learns of it from the closed socket."""
+    admin = await asyncpg.connect(url)
+    try:
+        assert await admin.fetchval("SELECT pg_terminate_backend($1)", connection.get_server_pid())
+    finally:
+        await admin.close()
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait (up to 10 s) for something the lease does in the background."""
+    for _ in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the lease never got there")

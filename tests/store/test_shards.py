@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.store import Shards, ShardTakenError, Store
+from bot.store import Shards, ShardTakenError, Store, StoreIOError
+from bot.store.shards import ShardLease
 
-from .conftest import TEST_POOL
+from .conftest import TEST_POOL, end_session_of, someone_waits_for_a_shard, until
 from .factories import ANNA, BEN, new_game
+
+HOLDER = Path(__file__).with_name("lease_holder.py")
+REPO = Path(__file__).resolve().parents[2]
 
 FAKE_TOKEN = "MTA1234567890123456.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 
@@ -62,7 +74,7 @@ async def test_every_shard_is_leased_once(pg_store: Store, shared_pg_url: str) -
     replacement = await Store.open_postgres(shared_pg_url, TEST_POOL)
     try:
         with pytest.raises(ShardTakenError, match=r"^shard 1 of 4 is already run") as refused:
-            await second.claim_shards(Shards(4, frozenset({1, 2})))
+            await second.claim_shards(Shards(4, frozenset({1, 2})), lease_timeout=0.2)
         assert "\n" not in str(refused.value)
         await third.claim_shards(Shards(4, frozenset({2, 3})))  # shard 2 was not kept by second
         await pg_store.close()  # the first process stops (or dies: its connection ends)
@@ -72,6 +84,136 @@ async def test_every_shard_is_leased_once(pg_store: Store, shared_pg_url: str) -
     finally:
         for store in (second, third, replacement):
             await store.close()
+
+
+def lease_of(store: Store) -> ShardLease:
+    """The shard lease a store holds (after claim_shards on PostgreSQL)."""
+    assert store.lease is not None
+    return store.lease
+
+
+@pytest.mark.slow
+async def test_a_killed_processs_shard_is_taken_by_its_replacement(
+    pg_store: Store, shared_pg_url: str
+) -> None:
+    """A real process holding shard 0 is killed with SIGKILL (no clean shutdown); a
+    replacement that was refused a moment earlier now takes the shard."""
+    holder = subprocess.Popen(
+        [sys.executable, str(HOLDER), shared_pg_url, "2", "0"],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert holder.stdout is not None
+    try:
+        assert holder.stdout.readline() == b"held\n"
+        with pytest.raises(ShardTakenError):
+            await pg_store.claim_shards(Shards(2, frozenset({0})), lease_timeout=0.1)
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=10)
+        # The kernel closed the dead process's socket: the server ends its session and frees
+        # the lock; the claim waits for that (up to its timeout) instead of refusing.
+        await pg_store.claim_shards(Shards(2, frozenset({0})), lease_timeout=10.0)
+        assert lease_of(pg_store).held
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait(timeout=10)
+        holder.stdout.close()
+    assert holder.returncode == -signal.SIGKILL
+
+
+async def test_a_waiting_claim_wakes_when_the_holder_goes(
+    pg_store: Store, shared_pg_url: str
+) -> None:
+    """A claim started while the holder still runs waits, and gets the shard the moment the
+    holder's connection ends (an aborted socket: no goodbye to the server)."""
+    await pg_store.claim_shards(Shards(2, frozenset({0, 1})))
+    replacement = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    try:
+        claim = asyncio.create_task(
+            replacement.claim_shards(Shards(2, frozenset({1})), lease_timeout=10.0)
+        )
+        await someone_waits_for_a_shard(shared_pg_url)
+        assert not claim.done()
+        lease = lease_of(pg_store)
+        lease.connection.remove_termination_listener(lease.dropped)  # a dead process hears nothing
+        lease.connection.terminate()
+        await asyncio.wait_for(claim, 10.0)
+        assert lease_of(replacement).held
+    finally:
+        await replacement.close()
+
+
+async def test_the_lease_connection_tells_the_server_to_notice_a_dead_machine(
+    pg_store: Store,
+) -> None:
+    """The lease's own session probes its client (TCP keepalives) within the lease timeout,
+    so a holder whose machine vanished without closing its socket frees its shards, and
+    names itself in pg_stat_activity."""
+    await pg_store.claim_shards(Shards(4, frozenset({2, 3})), lease_timeout=30.0)
+    connection = lease_of(pg_store).connection
+    assert await connection.fetchval("SHOW tcp_keepalives_idle") == "10"
+    assert await connection.fetchval("SHOW tcp_keepalives_interval") == "3"
+    assert await connection.fetchval("SHOW tcp_keepalives_count") == "3"
+    assert await connection.fetchval("SHOW tcp_user_timeout") == "30000"
+    assert await connection.fetchval("SHOW application_name") == "unoflip shards 2, 3 of 4"
+
+
+async def test_a_dropped_lease_connection_takes_its_shards_again(
+    pg_store: Store, shared_pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server ends the lease's session (a restart, a dropped link): one line says so,
+    the lease takes the shards again on a new connection, and one line says that."""
+    caplog.set_level(logging.WARNING, logger="bot.store.shards")
+    lost: list[str] = []
+    await pg_store.claim_shards(Shards(2, frozenset({1})), lease_timeout=2.0, on_lost=lost.append)
+    lease = lease_of(pg_store)
+    first = lease.connection
+    await end_session_of(first, shared_pg_url)
+    await until(lambda: lease.connection is not first and lease.held)
+    assert lost == []
+    assert [record.getMessage() for record in caplog.records] == [
+        "lost the database connection that holds shard 1 of 2; playing on and taking the "
+        "lease again",
+        "holding the lease on shard 1 of 2 again",
+    ]
+    other = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    try:
+        with pytest.raises(ShardTakenError):
+            await other.claim_shards(Shards(2, frozenset({1})), lease_timeout=0.1)
+    finally:
+        await other.close()
+    await new_game(pg_store, guild_id=guild_on_shard(1, 2))  # still writing
+
+
+async def test_a_shard_taken_while_the_lease_was_down_stops_this_process_writing(
+    pg_store: Store, shared_pg_url: str
+) -> None:
+    """Another process was waiting for the shard and got it while the lease's connection was
+    down: the lease reports it once, in one line, and the store writes nothing more (a late
+    save would overwrite the new owner's newer state)."""
+    lost: list[str] = []
+    await pg_store.claim_shards(Shards(2, frozenset({0})), lease_timeout=0.3, on_lost=lost.append)
+    lease = lease_of(pg_store)
+    other = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    try:
+        taking = asyncio.create_task(
+            other.claim_shards(Shards(2, frozenset({0})), lease_timeout=10.0)
+        )
+        await someone_waits_for_a_shard(shared_pg_url)
+        await end_session_of(lease.connection, shared_pg_url)
+        await asyncio.wait_for(taking, 10.0)
+        await until(lambda: bool(lost))
+        assert lost == [
+            "shard 0 of 2 was taken over by another bot process while this one's database "
+            "connection was down"
+        ]
+        assert not lease.held
+        with pytest.raises(StoreIOError, match=r"^not saved: shard 0 of 2 was taken over"):
+            await new_game(pg_store, guild_id=guild_on_shard(0, 2))
+        await new_game(other, guild_id=guild_on_shard(0, 2))
+    finally:
+        await other.close()
 
 
 def test_shard_settings_parse_ranges() -> None:

@@ -93,7 +93,7 @@ def test_only_the_host_starts_adds_or_drops_computer_players() -> None:
     with refused("lobby.ai.none"):
         state.drop_ai(ANNA)
     seat = state.host_adds_ai(ANNA)
-    assert is_computer(seat.player_id) and seat.name == "AI Anna (normal)"
+    assert is_computer(seat.player_id) and seat.name == "Anna 🤖" and seat.ai == "normal"
     assert state.drop_ai(ANNA) == seat
 
 

@@ -6,6 +6,10 @@ lobby with and without a computer player, then the table and every hand at each 
 games (UNO Flip; classic with stacking and jump-in; classic Seven-O with the swap-hands deck),
 1,956 messages: content, embed and buttons (labels and custom_ids). The full record is a few
 megabytes, so only its SHA-256 is kept; a mismatch means an English text changed.
+
+Re-recorded for issue 15's shorter table and hand (one line per player, the hand's cards only
+as buttons, "Anna 🤖") and for the lobby's line naming the rules that differ (issue 17):
+tests/ui/test_table_text.py and tests/bot/test_table_text.py pin those texts one by one.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "d272122440dfc6179dd9acfa4279927a1bb53b0e9bb1dd73dcbbd792c9880da4"
+RECORDED = "03c7dfe523b888f2c946be91bdfe7f053f35779b068a9040e0ff681c3c4cf000"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),

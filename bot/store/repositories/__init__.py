@@ -2,7 +2,14 @@
 
 from .games import GameRepository
 from .lobbies import LobbyRepository
+from .servers import ServerSettingsRepository
 from .snapshots import SnapshotRepository
 from .standings import StandingsRepository
 
-__all__ = ["GameRepository", "LobbyRepository", "SnapshotRepository", "StandingsRepository"]
+__all__ = [
+    "GameRepository",
+    "LobbyRepository",
+    "ServerSettingsRepository",
+    "SnapshotRepository",
+    "StandingsRepository",
+]
