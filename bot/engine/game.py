@@ -100,6 +100,50 @@ PlayableKey = tuple[Side, Color | None, int]
 _COLOR_CHOICES = tuple(tuple(ChooseColor(color) for color in side) for side in COLORS_BY_SIDE)
 
 
+class _PlayableSets(dict[PlayableKey, frozenset[int]]):
+    """The cards playable on each (side, colour in play, top card), worked out on first use.
+
+    A pure function of the deck, so every game played with it (and their copies) shares one. A
+    dict subclass so that the move loop's lookup is one subscript: ``__missing__`` fills a gap.
+    """
+
+    __slots__ = ("_by_color", "_by_symbol", "_faces", "_wilds")
+
+    def __init__(self, faces: tuple[tuple[Face, ...], tuple[Face, ...]]) -> None:
+        super().__init__()
+        self._faces = faces
+        # Per side: the wilds, the cards of each colour and the cards of each symbol, so a new
+        # combination is three set unions rather than a test of every card in the deck.
+        self._wilds: list[frozenset[int]] = []
+        self._by_color: list[dict[Color | None, frozenset[int]]] = []
+        self._by_symbol: list[dict[tuple[Kind, int | None], frozenset[int]]] = []
+        for side in faces:
+            by_color: dict[Color, set[int]] = {}
+            by_symbol: dict[tuple[Kind, int | None], set[int]] = {}
+            for card, face in enumerate(side):
+                if face.color is not None:
+                    by_color.setdefault(face.color, set()).add(card)
+                by_symbol.setdefault((face.kind, face.number), set()).add(card)
+            self._wilds.append(frozenset(c for c, face in enumerate(side) if face.color is None))
+            colors: dict[Color | None, frozenset[int]] = {
+                c: frozenset(s) for c, s in by_color.items()
+            }
+            self._by_color.append(colors)
+            self._by_symbol.append({symbol: frozenset(s) for symbol, s in by_symbol.items()})
+
+    def __missing__(self, key: PlayableKey) -> frozenset[int]:
+        # A card matches the top card by colour, or by number or symbol, or is a wild.
+        side, color, top_card = key
+        top = self._faces[side][top_card]
+        playable = (
+            self._wilds[side]
+            | self._by_color[side].get(color, frozenset())
+            | self._by_symbol[side][top.kind, top.number]
+        )
+        self[key] = playable
+        return playable
+
+
 class _DeckTables:
     """Lookups for one physical deck, built once and shared by every game played with it."""
 
@@ -116,9 +160,7 @@ class _DeckTables:
         # One shared PlayCard per card: building legal moves allocates no moves, and a move taken
         # from legal_moves is found again by identity in apply.
         self.play_moves = tuple(PlayCard(card) for card in range(len(deck)))
-        # The cards playable on (side, colour in play, top card), filled in as games meet them.
-        # It caches a pure function of the deck, so games (and their clones) may share it.
-        self.playable: dict[PlayableKey, frozenset[int]] = {}
+        self.playable = _PlayableSets(self.faces)
 
 
 @cache
@@ -126,22 +168,30 @@ def _deck_tables(deck: tuple[Card, ...], variant: Variant) -> _DeckTables:
     return _DeckTables(deck, variant)
 
 
+# For each i from 1 up to a deck's size, (i, the bits random.shuffle draws to pick a j <= i).
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 113))
+
+
 def shuffle(rng: random.Random, items: list[int]) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle`` would, at half its cost."""
     # random.shuffle draw for draw (the same getrandbits calls, so a seed deals the same cards
-    # and leaves the same RNG state), without its Python call per card: that halves the time of
-    # a deal's shuffle, a tenth of a short round. A Random subclass keeps its own shuffle (the
-    # tests script deals by overriding it).
+    # and leaves the same RNG state), without its Python call per card to _randbelow: that
+    # halves the time of a deal's shuffle, a tenth of a short round. The bits to draw for each
+    # card come from a table rather than a bit_length() call per card. A Random subclass keeps
+    # its own shuffle (the tests script deals by overriding it).
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+    last = len(items) - 1
+    steps = _SHUFFLE_STEPS
+    if last > len(steps):
+        steps = tuple((i, (i + 1).bit_length()) for i in range(1, last + 1))
+    # i from last down to 1: the first ``last`` steps, backwards.
+    for i, bits in steps[last - 1 :: -1] if last > 0 else ():
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
 
 
@@ -165,8 +215,8 @@ class TurnRecord(NamedTuple):
 
 # Builds a TurnRecord from a tuple of its fields without NamedTuple's Python-level __new__.
 _new_tuple = tuple.__new__
-# Stands in for a seat's own hand while the smallest other hand is found: no hand is this big.
-_NO_HAND: list[int] = [0] * 1_000
+# Larger than any hand: where the search for the smallest other hand starts.
+_NO_HAND_SIZE = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +235,6 @@ class Game:
 
     __slots__ = (
         "_faces",
-        "_legal_cache",
         "_names",
         "_play_moves",
         "_playable",
@@ -322,7 +371,6 @@ class Game:
 
     def _reindex(self) -> None:
         self._seat = {player: seat for seat, player in enumerate(self.players)}
-        self._legal_cache: tuple[int, list[Move]] | None = None
         # Events are immutable values, so the commonest one is built once per seat.
         self._turn_started = tuple(ev.TurnStarted(player) for player in self.players)
 
@@ -394,22 +442,7 @@ class Game:
         # Which cards are playable depends only on the side, the colour in play and the top card:
         # each combination is worked out once per deck, and testing a card is then one set
         # lookup (the move loop tests every card in hand on every turn).
-        key = (self.side, self.color, self.discard[-1])
-        playable = self._playable.get(key)
-        if playable is None:
-            playable = self._playable[key] = self._matching(*key)
-        return playable
-
-    def _matching(self, side: Side, color: Color | None, top_card: int) -> frozenset[int]:
-        faces = self._faces[side]
-        top = faces[top_card]
-        return frozenset(
-            card
-            for card, face in enumerate(faces)
-            if face.color is None
-            or face.color is color
-            or (face.kind is top.kind and face.number == top.number)
-        )
+        return self._playable[self.side, self.color, self.discard[-1]]
 
     def catchable(self) -> str | None:
         """The player who can be caught without UNO right now, if any."""
@@ -420,28 +453,24 @@ class Game:
     def legal_moves(self, player: str) -> list[Move]:
         """Every move ``player`` may make now ([] when there is nothing for them to do)."""
         seat = self._seat.get(player)
-        if seat is None or self.phase in TERMINAL_PHASES:
+        if seat is None:
             return []
-        return list(self._legal(seat))
-
-    def _legal(self, seat: int) -> list[Move]:
-        cache = self._legal_cache
-        if cache is not None and cache[0] == seat:
-            return cache[1]
-        moves: list[Move] = []
         phase = self.phase
         hand = self.hands[seat]
         play = self._play_moves
-        if seat == self.current:
-            if phase is _PLAY:
-                # _playable_now(), without the call when the set is already known.
-                playable = (
-                    self._playable.get((self.side, self.color, self.discard[-1]))
-                    or self._playable_now()
-                )
-                moves = [play[c] for c in hand if c in playable]
-                moves.append(DRAW)
-            elif phase is _DRAWN:
+        if seat == self.current and phase is _PLAY:
+            # The commonest case first. (_playable_now(), without the call.)
+            playable = self._playable[self.side, self.color, self.discard[-1]]
+            # A plain loop: a list comprehension would build a function object on every call.
+            moves: list[Move] = []
+            for card in hand:
+                if card in playable:
+                    moves.append(play[card])
+            moves.append(DRAW)
+        elif phase in TERMINAL_PHASES:
+            return []
+        elif seat == self.current:
+            if phase is _DRAWN:
                 assert self.drawn_card is not None
                 moves = [play[self.drawn_card], PASS]
             elif phase is _CHOOSE_COLOR:
@@ -451,16 +480,17 @@ class Game:
                 moves.append(ACCEPT)
                 if self.penalty_challengeable:
                     moves.append(CHALLENGE)
-            elif phase is _SWAP_TARGET:
+            else:  # SWAP_TARGET
                 moves = [SwapWith(p) for s, p in enumerate(self.players) if s != seat]
         elif phase is _PLAY and self.rules.jump_in:
             moves = [play[c] for c in hand if self._identical_to_top(c)]
+        else:
+            moves = []
         if len(hand) <= 2 and not self.uno_declared[seat]:
             moves.append(CALL_UNO)
         exposed = self.uno_exposed
         if exposed is not None and exposed != seat:
             moves.append(Catch(self.players[exposed]))
-        self._legal_cache = (seat, moves)
         return moves
 
     def penalty_stackable(self) -> bool:
@@ -502,11 +532,28 @@ class Game:
         seat = self._seat.get(player)  # seat_of, without the call: this runs every move
         if seat is None:
             raise IllegalMove(NOT_PLAYING)
+        out: list[ev.Event]
+        if seat == self.current and self.phase is _PLAY:
+            # The current player's card or draw, most moves of a game, is checked against the
+            # rule itself rather than against a list of every legal move: exactly what
+            # legal_moves() offers there (a playable card in hand, or a draw).
+            kind = type(move)
+            if kind is PlayCard:
+                assert isinstance(move, PlayCard)
+                card = move.card
+                playable = self._playable[self.side, self.color, self.discard[-1]]
+                if card in self.hands[seat] and card in playable:
+                    out = []
+                    self._play(seat, card, out)
+                    return out
+            elif kind is Draw:
+                out = []
+                self._draw_turn(seat, out)
+                return out
         if self.phase in TERMINAL_PHASES:
             raise IllegalMove(self._explain(seat, move))
-        cache = self._legal_cache
-        legal = cache[1] if cache is not None and cache[0] == seat else self._legal(seat)
-        # A move taken from legal_moves is one of the cached instances: an identity scan is
+        legal = self.legal_moves(player)
+        # A move taken from legal_moves is one of the shared instances: an identity scan is
         # much cheaper than the dataclass __eq__ that ``in`` calls on every other move.
         for candidate in legal:
             if candidate is move:
@@ -514,8 +561,7 @@ class Game:
         else:
             if move not in legal:
                 raise IllegalMove(self._explain(seat, move))
-        self._legal_cache = None
-        out: list[ev.Event] = []
+        out = []
         kind = type(move)
         if kind is PlayCard:
             assert isinstance(move, PlayCard)
@@ -585,7 +631,7 @@ class Game:
     def _play(self, seat: int, card: int, out: list[ev.Event]) -> None:
         if self.remember_turns and self.phase is _PLAY and seat == self.current:
             # (A drawn card played keeps the draw as the turn's record; stacks are not turns.)
-            self.turn_log[seat].append(self._record(seat, card))
+            self._record(seat, card)
         hand = self.hands[seat]
         hand.remove(card)
         face = self._faces[self.side][card]
@@ -763,10 +809,13 @@ class Game:
             self._pass_turn(seat, out)
 
     def _draw_turn(self, seat: int, out: list[ev.Event]) -> None:
-        self._close_exposure(seat)
+        exposed = self.uno_exposed
+        if exposed is not None and exposed != seat:  # _close_exposure, without the call
+            self.uno_exposed = None
         # Drawing (even through a reshuffle, which keeps the top card) leaves the side, the
         # colour and the top card as they were, so one playable set serves the whole turn.
-        playable = self._playable_now()
+        # (_playable_now(), without the call.)
+        playable = self._playable[self.side, self.color, self.discard[-1]]
         until_playable = self.rules.draw_until_playable
         drawn: list[int] = []
         while True:
@@ -778,18 +827,18 @@ class Game:
                 break
         self._give(seat, drawn, "drew", out)
         log = self.turn_log[seat]
-        faced = None
         if self.remember_turns:
-            faced = self._record(seat, DREW)
-            log.append(faced)
+            self._record(seat, DREW)
         if not drawn:
             out.append(ev.DrawStopped(self.players[seat]))
         last = drawn[-1] if drawn else None
         if last is not None and last in playable:
             if self.rules.forced_play:
                 self._play(seat, last, out)
-                # The turn was a draw; the forced play must not pass for a choice of card.
-                if faced is not None and log and log[-1] is not faced:
+                if self.remember_turns:
+                    # The turn was a draw; the forced play must not pass for a choice of card.
+                    # (_play recorded it after the draw; if it also changed the hands, this
+                    # list is no longer the log and the pop changes nothing.)
                     log.pop()
             else:
                 self.phase = _DRAWN
@@ -838,19 +887,19 @@ class Game:
         self.turn_log = [[] for _ in self.players]
         self.received = [0] * len(self.players)
 
-    def _record(self, seat: int, played: int) -> TurnRecord:
-        # This runs on every turn of every real game, so it avoids what costs most here: the
-        # seat's own hand is swapped for one bigger than any deck while min() reads the sizes
-        # (no list of sizes built), and the record is built as a tuple, without the Python-level
-        # __new__ that NamedTuple gives its class.
-        hands = self.hands
-        own = hands[seat]
-        hands[seat] = _NO_HAND
-        fewest = min(map(len, hands))
-        hands[seat] = own
-        top = self.discard[-1]
-        fields = (self.side, top, self.color, played, None, fewest, self.received[seat])
-        return _new_tuple(TurnRecord, fields)
+    def _record(self, seat: int, played: int) -> None:
+        # Remembers ``seat``'s turn. This runs on every turn of every real game, so it avoids
+        # what costs most here on CPython 3.11: min(map(len, hands)) (a map object per call, and
+        # min parses its keyword arguments every time: more than this loop over a few hands)
+        # and NamedTuple's Python-level __new__ (the record is built as a tuple of its fields).
+        own = self.hands[seat]
+        fewest = _NO_HAND_SIZE
+        for hand in self.hands:
+            if len(hand) < fewest and hand is not own:
+                fewest = len(hand)
+        received = self.received[seat]
+        fields = (self.side, self.discard[-1], self.color, played, None, fewest, received)
+        self.turn_log[seat].append(_new_tuple(TurnRecord, fields))
 
     def last_turn(self, seat: int) -> TurnRecord | None:
         """``seat``'s latest remembered turn this round (None: none since the memory reset)."""
@@ -890,7 +939,8 @@ class Game:
         if self.uno_exposed == seat:
             self.uno_exposed = None
         faces = self._faces[self.side]
-        drawn = tuple(map(faces.__getitem__, cards))
+        # Most draws are one card: building a map object for it costs more than the rest here.
+        drawn = (faces[cards[0]],) if len(cards) == 1 else tuple(map(faces.__getitem__, cards))
         out.append(ev.CardsDrawn(self.players[seat], len(cards), reason, drawn))
 
     def _draw_cards(self, seat: int, count: int, reason: str, out: list[ev.Event]) -> None:
@@ -934,10 +984,18 @@ class Game:
         count = len(self.players)
         pile = list(range(len(self.deck)))
         shuffle(self.rng, pile)
-        self.hands = [[] for _ in range(count)]
-        for _ in range(HAND_SIZE):
-            for offset in range(1, count + 1):
-                self.hands[(self.dealer + offset) % count].append(pile.pop())
+        # Dealt one card at a time from the top (the list's end), round the table from the
+        # dealer's left: the player ``offset`` seats on gets every count-th card down from the
+        # ``offset``-th from the top, taken here in one slice per hand. (The slice never stops
+        # below index 0: a deck has at least 108 cards and ten hands take 70.)
+        dealt = count * HAND_SIZE
+        top = len(pile)
+        hands: list[list[int]] = [[] for _ in range(count)]
+        for offset in range(1, count + 1):
+            first = top - offset
+            hands[(self.dealer + offset) % count] = pile[first : first - dealt : -count]
+        del pile[top - dealt :]
+        self.hands = hands
         self.side = Side.LIGHT
         self.direction = 1
         self.draw_pile = pile
@@ -947,7 +1005,6 @@ class Game:
         self.uno_declared = [False] * count
         self.uno_exposed = None
         self._forget_turns()
-        self._legal_cache = None
         reshuffled = 0
         light = self._faces[Side.LIGHT]
         while True:
@@ -992,10 +1049,13 @@ class Game:
 
     def _end_round(self, winner: int, out: list[ev.Event]) -> None:
         card_points = self._points[self.side]
-        points = {
-            player: sum(card_points[card] for card in self.hands[seat])
-            for seat, player in enumerate(self.players)
-        }
+        # Plain loops: a generator and sum() per hand cost several times the adding up.
+        points: dict[str, int] = {}
+        for player, hand in zip(self.players, self.hands, strict=True):
+            total = 0
+            for card in hand:
+                total += card_points[card]
+            points[player] = total
         winner_id = self.players[winner]
         if self.rules.scoring == "standard":
             awarded = {player: 0 for player in self.players}
@@ -1030,7 +1090,11 @@ class Game:
     def _match_winner(self) -> str | None:
         target = self.rules.target
         seated = self.players
-        if not any(self.scores[p] >= target for p in seated):
+        scores = self.scores
+        for player in seated:  # (any() over a generator costs more than the loop)
+            if scores[player] >= target:
+                break
+        else:
             return None
         if self.rules.scoring == "standard":
             return max(seated, key=lambda p: self.scores[p])
@@ -1237,8 +1301,6 @@ class Game:
         copy._names = self._names
         copy._seat = self._seat
         copy._turn_started = self._turn_started
-        # The copy may be edited before it moves: its legal moves are worked out afresh.
-        copy._legal_cache = None
         return copy
 
     def _state(self) -> tuple[object, ...]:
