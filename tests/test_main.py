@@ -9,6 +9,7 @@ cannot resolve; that is the only thing they change.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import hashlib
 import http.server
@@ -104,21 +105,26 @@ class RejectingDiscord(http.server.BaseHTTPRequestHandler):
     """Answers every request as Discord answers a revoked token."""
 
     def do_GET(self) -> None:
-        body = b'{"message": "401: Unauthorized", "code": 0}'
-        self.send_response(401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        answer_json(self, 401, {"message": "401: Unauthorized", "code": 0})
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the test reads the bot's output, not the server's."""
 
 
-@pytest.fixture
-def rejecting_discord() -> Iterator[str]:
-    """The API base URL of a local server that refuses every token."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RejectingDiscord)
+def answer_json(handler: http.server.BaseHTTPRequestHandler, status: int, payload: object) -> None:
+    """Send ``payload`` as a JSON answer with ``status``."""
+    body = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+@contextlib.contextmanager
+def fake_discord(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """The API base URL of a local server answering with ``handler``, for the block."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -126,6 +132,13 @@ def rejecting_discord() -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def rejecting_discord() -> Iterator[str]:
+    """The API base URL of a local server that refuses every token."""
+    with fake_discord(RejectingDiscord) as url:
+        yield url
 
 
 def test_a_token_discord_refuses_is_one_line_and_status_2(
@@ -477,12 +490,10 @@ class AcceptingDiscord(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         found = {"/api/v10/users/@me": BOT_USER, "/api/v10/oauth2/applications/@me": APPLICATION}
         payload = found.get(self.path)
-        body = json.dumps(payload if payload is not None else {"message": "404"}).encode()
-        self.send_response(200 if payload is not None else 404)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        if payload is None:
+            answer_json(self, 404, {"message": "404"})
+        else:
+            answer_json(self, 200, payload)
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the test reads the bot's output, not the server's."""
@@ -491,14 +502,8 @@ class AcceptingDiscord(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def accepting_discord() -> Iterator[str]:
     """The API base URL of a local server that accepts the token."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AcceptingDiscord)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/api/v10"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with fake_discord(AcceptingDiscord) as url:
+        yield url
 
 
 @pytest.mark.slow

@@ -191,3 +191,20 @@ def rig(table: Table, hands: list[str], top: str, **options: Any) -> Game:
     game.set_names({p: session.name(p) for p in old.players})
     session.state.game = game
     return game
+
+
+async def wild_draw_four_on_ben(
+    world: World, anna_hand: str, ben_hand: str = "G1 G+2 G3", **options: Any
+) -> Table:
+    """A 3-player classic table where Anna (holding ``anna_hand``) has just played a Wild Draw
+    Four and chosen blue: Ben (``ben_hand``) must answer it."""
+    table = Table(world, 3)
+    await table.start("uno classic start", **options)
+    rig(table, [anna_hand, ben_hand, "Y1 Y2 Y3"], top="R3")
+    anna = table.game.players[0]
+    hand = await table.hand(anna)
+    await table.press(
+        anna, hand, next(b.code for b in buttons(hand) if b.label == "Wild Draw Four")
+    )
+    await table.press(anna, hand, "cb")
+    return table

@@ -11,7 +11,7 @@ from bot.engine.snapshot import dump_state
 from bot.ui.buttons import TableClick, custom_id
 
 from .conftest import World
-from .driver import Table, buttons, embed_text, enabled, labels, rig
+from .driver import Table, buttons, embed_text, enabled, labels, rig, wild_draw_four_on_ben
 from .hostile import forged_click
 
 
@@ -98,21 +98,9 @@ async def test_dark_wild_offers_the_dark_colours(world: World) -> None:
     assert labels(hand)[:4] == ["Pink", "Teal", "Orange", "Purple"]
 
 
-async def _wild_draw_four_on_ben(world: World, anna_hand: str) -> Table:
-    table = Table(world, 3)
-    await table.start("uno classic start")
-    rig(table, [anna_hand, "G1 G2 G3", "Y1 Y2 Y3"], top="R3")
-    anna = table.game.players[0]
-    hand = await table.hand(anna)
-    label = "Wild Draw Four"
-    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == label))
-    await table.press(anna, hand, "cb")
-    return table
-
-
 async def test_challenge_won_shows_the_hand_and_the_bluffer_draws(world: World) -> None:
     """Ben challenges a bluffed Wild Draw Four: he sees Anna's hand, she draws 4, he plays."""
-    table = await _wild_draw_four_on_ben(world, "W+4 R7 B2")
+    table = await wild_draw_four_on_ben(world, "W+4 R7 B2")
     ben = table.game.players[1]
     hand = await table.hand(ben)
     assert "Challenge" in labels(hand) and "Accept: draw 4" in labels(hand)
@@ -125,7 +113,7 @@ async def test_challenge_won_shows_the_hand_and_the_bluffer_draws(world: World) 
 
 async def test_challenge_lost_costs_the_challenger_six(world: World) -> None:
     """Challenging a legal Wild Draw Four makes the challenger draw 6 and lose the turn."""
-    table = await _wild_draw_four_on_ben(world, "W+4 Y7 B2")
+    table = await wild_draw_four_on_ben(world, "W+4 Y7 B2")
     ben = table.game.players[1]
     hand = await table.hand(ben)
     await table.press(ben, hand, "x")

@@ -4,6 +4,7 @@ the end, the deal's draw, the stakes and verdict of a challenge, endings that sa
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import discord
 
@@ -11,7 +12,7 @@ from bot.engine import Phase
 from bot.ui.render import embed_lines
 
 from .conftest import World
-from .driver import Table, buttons, embed_text, enabled, labels, rig
+from .driver import Table, buttons, embed_text, enabled, labels, rig, wild_draw_four_on_ben
 
 
 def lines_seen(message: object) -> int:
@@ -97,24 +98,9 @@ async def test_uno_button_appears_once_someone_holds_two_cards(world: World) -> 
     assert labels(table.public)[:2] == ["Hand", "UNO!"]
 
 
-async def _wild_draw_four_on_ben(
-    world: World, anna_hand: str, ben_hand: str = "G1 G+2 G3", **options: object
-) -> Table:
-    table = Table(world, 3)
-    await table.start("uno classic start", **options)
-    rig(table, [anna_hand, ben_hand, "Y1 Y2 Y3"], top="R3")
-    anna = table.game.players[0]
-    hand = await table.hand(anna)
-    await table.press(
-        anna, hand, next(b.code for b in buttons(hand) if b.label == "Wild Draw Four")
-    )
-    await table.press(anna, hand, "cb")
-    return table
-
-
 async def test_before_a_challenge_the_hand_shows_the_stakes_and_no_stacking(world: World) -> None:
     """Stacking off: "accept it or challenge it" and what each side would draw."""
-    table = await _wild_draw_four_on_ben(world, "W+4 R7 B2")
+    table = await wild_draw_four_on_ben(world, "W+4 R7 B2")
     ben = table.game.players[1]
     hand = await table.hand(ben)
     body = description(hand)
@@ -126,7 +112,7 @@ async def test_before_a_challenge_the_hand_shows_the_stakes_and_no_stacking(worl
 
 async def test_with_stacking_on_the_prompt_offers_stacking(world: World) -> None:
     """Stacking on, and a Wild Draw Four to stack: the prompt says so."""
-    table = await _wild_draw_four_on_ben(world, "W+4 R7 B2", "G1 W+4 G3", stacking=True)
+    table = await wild_draw_four_on_ben(world, "W+4 R7 B2", "G1 W+4 G3", stacking=True)
     ben = table.game.players[1]
     hand = await table.hand(ben)
     assert "accept it, challenge it or stack." in description(hand)
@@ -136,7 +122,7 @@ async def test_with_stacking_on_the_prompt_offers_stacking(world: World) -> None
 
 async def test_the_verdict_and_the_revealed_hand_are_in_the_body(world: World) -> None:
     """After a challenge the hand's body (not its footer) says the verdict and shows the hand."""
-    table = await _wild_draw_four_on_ben(world, "W+4 R7 B2")
+    table = await wild_draw_four_on_ben(world, "W+4 R7 B2")
     ben = table.game.players[1]
     hand = await table.hand(ben)
     await table.press(ben, hand, "x")
@@ -145,14 +131,21 @@ async def test_the_verdict_and_the_revealed_hand_are_in_the_body(world: World) -
     assert footer(hand) == ""
 
 
-async def test_classic_round_end_says_nothing_about_sides(world: World) -> None:
-    """A classic round's result has no "light side" line (and no blank rows: see conftest)."""
+async def anna_goes_out_with_red_5(world: World, ben_hand: str) -> tuple[Table, Any]:
+    """A 2-player classic round Anna ends by playing her last card, a Red 5; the table and
+    her hand message."""
     table = Table(world, 2)
     await table.start("uno classic start")
-    rig(table, ["R5", "G1 G2 G3"], top="R3")
+    rig(table, ["R5", ben_hand], top="R3")
     anna = table.game.players[0]
     hand = await table.hand(anna)
     await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
+    return table, hand
+
+
+async def test_classic_round_end_says_nothing_about_sides(world: World) -> None:
+    """A classic round's result has no "light side" line (and no blank rows: see conftest)."""
+    table, _ = await anna_goes_out_with_red_5(world, "G1 G2 G3")
     text = embed_text(table.public)
     assert "went out" in text
     assert "side" not in text
@@ -160,12 +153,8 @@ async def test_classic_round_end_says_nothing_about_sides(world: World) -> None:
 
 async def test_the_player_who_goes_out_sees_their_points(world: World) -> None:
     """Going out answers "You went out! +N points" with the round's real points."""
-    table = Table(world, 2)
-    await table.start("uno classic start")
-    rig(table, ["R5", "G1 G2 G9"], top="R3")
+    table, hand = await anna_goes_out_with_red_5(world, "G1 G2 G9")
     anna = table.game.players[0]
-    hand = await table.hand(anna)
-    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
     result = table.game.history[-1]
     assert result.awarded[anna] == 12
     assert "You went out! +12 points" in embed_text(hand)
