@@ -161,24 +161,6 @@ async def test_the_player_who_goes_out_sees_their_points(world: World) -> None:
     assert hand.components == []
 
 
-async def test_an_abandoned_game_shows_an_ended_table_without_buttons(world: World) -> None:
-    """When timeouts leave one player the table ends: no Hand or UNO!, no "Round over"."""
-    table = Table(world, 2)
-    await table.start()
-    for _ in range(3):
-        player = table.game.current_player
-        session = table.session
-        session.state.timeouts_in_row = dict.fromkeys(session.state.timeouts_in_row, 2)
-        await world.env.advance_time(61)
-        if player not in table.game.players:
-            break
-    assert table.game.phase is Phase.ABANDONED
-    text = embed_text(table.public)
-    assert labels(table.public) == []
-    assert "Game over" in text and "Round over" not in text
-    assert "Fewer than two players remain" in text and "Scores (to 500)" in text
-
-
 async def test_uno_end_keeps_the_final_standings(world: World) -> None:
     """/uno end after a scored round shows the standings under "Game ended"."""
     table = Table(world, 2)

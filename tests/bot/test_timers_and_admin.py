@@ -61,7 +61,8 @@ async def test_three_timeouts_in_a_row_remove_the_player(world: World) -> None:
 
 
 async def test_game_ends_when_timeouts_leave_one_player(world: World) -> None:
-    """In a two-player game the removal of one player abandons the game."""
+    """In a two-player game the removal of one player abandons the game, and the table shows
+    it ended: no Hand or UNO! button, "Game over" (not "Round over") and the scores."""
     table = Table(world, 2)
     await table.start()
     for _ in range(3):
@@ -73,7 +74,10 @@ async def test_game_ends_when_timeouts_leave_one_player(world: World) -> None:
             break
     assert table.game.phase is Phase.ABANDONED
     assert world.channel.id not in world.bot.sessions.by_channel
-    assert "Fewer than two players remain" in embed_text(table.public)
+    text = embed_text(table.public)
+    assert labels(table.public) == []
+    assert "Game over" in text and "Round over" not in text
+    assert "Fewer than two players remain" in text and "Scores (to 500)" in text
 
 
 async def test_host_can_kick_a_player(world: World) -> None:
