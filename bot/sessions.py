@@ -1124,5 +1124,6 @@ class SessionManager:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self.thinker.shutdown()
+        await self.pictures.close()
         if self.persistence is not None:
             await self.persistence.flush(SHUTDOWN_SAVE_WAIT)

@@ -22,10 +22,12 @@ import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_for_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import discord
 
@@ -83,6 +85,8 @@ class LastPicture:
     shows: tuple[PaletteName, TablePicture] | None = None
     png: bytes = b""
 
+
+T = TypeVar("T")
 
 # The drawing process's niceness: below the bot's, so a shared core runs the event loop first.
 DRAWING_NICENESS = 10
@@ -152,6 +156,9 @@ class Pictures:
         self._kept: OrderedDict[int, LastPicture] = OrderedDict()
         self._waiting = 0
         self.drawn = 0
+        # Work this bot gave the drawing process and that has not ended: close() waits for it,
+        # so nothing writes into the bot's folder after the bot has stopped.
+        self._unfinished: set[Future[Any]] = set()
 
     async def table_png(
         self, view: PlayerView, name: Callable[[str], str], palette: str, last: LastPicture
@@ -175,7 +182,19 @@ class Pictures:
         """Start the drawing process now and have it load every card of the standard palette,
         so the first pictures wait for neither (a new process takes a second or more to start;
         the cards take 2 s of its CPU the first time, 0.2 s from the disk cache after)."""
-        drawing_process().submit(_warm, "standard", self.directory)
+        self._track(drawing_process().submit(_warm, "standard", self.directory))
+
+    def _track(self, work: Future[T]) -> Future[T]:
+        self._unfinished.add(work)
+        work.add_done_callback(self._unfinished.discard)
+        return work
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Wait (at most ``timeout`` s, off the event loop) for the drawing process to end the
+        work this bot gave it: it writes cards into the bot's folder."""
+        unfinished = set(self._unfinished)
+        if unfinished:
+            await asyncio.to_thread(wait_for_futures, unfinished, timeout)
 
     async def _draw(self, picture: TablePicture, palette: PaletteName) -> bytes:
         """Draw a table picture in the drawing process: one process, so pictures never take
@@ -186,9 +205,8 @@ class Pictures:
         loop = asyncio.get_running_loop()
         self._waiting += 1
         try:
-            drawing = loop.run_in_executor(
-                drawing_process(), _draw_table, picture, palette, self.directory
-            )
+            work = drawing_process().submit(_draw_table, picture, palette, self.directory)
+            drawing = asyncio.wrap_future(self._track(work), loop=loop)
             # On timeout the picture is cancelled: if it has not started, it leaves the queue.
             return await asyncio.wait_for(drawing, self.draw_timeout)
         except BrokenProcessPool:
