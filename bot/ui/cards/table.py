@@ -319,12 +319,12 @@ def _fitted(text: str, size: int, width: int) -> tuple[str, Font]:
     fits ``width``; cut with an ellipsis when even that is too wide. The words' font is the
     names' one: DejaVu draws å ä ö æ ø, and without it the bundled font shows them as plain
     letters (``drawable``) rather than as boxes."""
-    shown = drawable(text, name_font(size))
-    face = name_font(size)
-    for pixels in range(size, size * 2 // 3 - 1, -1):
+    shown, smallest = drawable(text, name_font(size)), size * 2 // 3
+    for pixels in range(size, smallest, -1):
         face = name_font(pixels)
         if face.getlength(shown) <= width:
             return shown, face
+    face = name_font(smallest)
     return fit(shown, face, width), face
 
 
