@@ -30,6 +30,7 @@ from bot.ui.cards import (
     MAX_BYTES,
     STANDARD,
     CardArt,
+    PictureWords,
     SeatPicture,
     TablePicture,
     all_faces,
@@ -37,6 +38,8 @@ from bot.ui.cards import (
     draw_face,
     table_png,
 )
+from bot.ui.i18n import ENGLISH
+from bot.ui.words import picture_words
 
 NAMES = ("Alice", "Ben", "Chiara", "Dmitri", "Eve", "Farouk", "Grete", "Hiro", "Ines", "J" * 40)
 
@@ -134,12 +137,17 @@ def time_tables(repeats: int, clock: Clock = time.perf_counter) -> list[TableRow
         for players in (2, 4, 10):
             for cards in (7, 42):
                 picture = sample_table(variant, players, cards)
+                words = picture_words(ENGLISH, picture)
                 art = CardArt()
                 png = b""
 
-                def render(picture: TablePicture = picture, art: CardArt = art) -> None:
+                def render(
+                    picture: TablePicture = picture,
+                    art: CardArt = art,
+                    words: PictureWords = words,
+                ) -> None:
                     nonlocal png
-                    png = table_png(picture, art)
+                    png = table_png(picture, art, words)
 
                 cold = _time(render)
                 warm = [_time(render) for _ in range(repeats)]

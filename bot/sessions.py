@@ -288,7 +288,7 @@ class GameSession:
         if view is None:
             return shown, None
         png = await self.manager.pictures.table_png(
-            view, self.state.name, self.state.palette, self._picture
+            view, self.state.name, self.state.palette, self._picture, self.lang
         )
         if png is not None:
             shown.embed.set_image(url=PICTURE_URL)

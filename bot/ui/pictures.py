@@ -40,12 +40,15 @@ from .cards import (
     STANDARD,
     CardArt,
     Palette,
+    PictureWords,
     TablePicture,
     table_picture,
     table_png,
     warm,
 )
 from .cards.emoji import CardEmojis, EmojiHost
+from .i18n import Lang
+from .words import picture_words
 
 # The file name the table's embed shows its picture by (``attachment://table.png``).
 PICTURE_FILE = "table.png"
@@ -77,12 +80,13 @@ def picture_file(png: bytes) -> discord.File:
 
 @dataclass(slots=True)
 class LastPicture:
-    """A table's latest picture and what it shows: an edit that changes only the words (a log
-    line, a mention) sends the same bytes without drawing them again. Only the most recent
+    """A table's latest picture and what it shows (its words, in the table's language,
+    included): an edit that changes only the message's words (a log line, a mention) sends the
+    same bytes without drawing them again. Only the most recent
     tables keep their bytes (``KEPT_PICTURES``): at 1,000 games, pictures of every table would
     hold 50 MB for the rare edit that changes words alone."""
 
-    shows: tuple[PaletteName, TablePicture] | None = None
+    shows: tuple[PaletteName, TablePicture, PictureWords] | None = None
     png: bytes = b""
 
 
@@ -123,9 +127,11 @@ def _art(palette: PaletteName, directory: Path | None) -> CardArt:
     return art
 
 
-def _draw_table(picture: TablePicture, palette: PaletteName, directory: Path | None) -> bytes:
+def _draw_table(
+    picture: TablePicture, words: PictureWords, palette: PaletteName, directory: Path | None
+) -> bytes:
     """The table picture as PNG bytes, in the drawing process (cards cached there)."""
-    return table_png(picture, _art(palette, directory))
+    return table_png(picture, _art(palette, directory), words)
 
 
 def _warm(palette: PaletteName, directory: Path | None) -> int:
@@ -161,15 +167,21 @@ class Pictures:
         self._unfinished: set[Future[Any]] = set()
 
     async def table_png(
-        self, view: PlayerView, name: Callable[[str], str], palette: str, last: LastPicture
+        self,
+        view: PlayerView,
+        name: Callable[[str], str],
+        palette: str,
+        last: LastPicture,
+        lang: Lang,
     ) -> bytes | None:
-        """The table picture of ``view`` as PNG bytes, or None when it could not be drawn
-        (logged once; the table shows its text alone). Drawn on the pictures' thread, and
-        only when it shows something other than ``last``."""
-        shows = (palette_name(palette), table_picture(view, name))
+        """The table picture of ``view`` with its words in ``lang`` as PNG bytes, or None when
+        it could not be drawn (logged once; the table shows its text alone). Drawn in the
+        drawing process, and only when it shows something other than ``last``."""
+        picture = table_picture(view, name)
+        shows = (palette_name(palette), picture, picture_words(lang, picture))
         if last.shows != shows:
             try:
-                png = await self._draw(shows[1], shows[0])
+                png = await self._draw(shows[1], shows[2], shows[0])
             except Exception as error:  # any drawing failure: the table still goes out
                 self._warn(error)
                 return None
@@ -196,7 +208,9 @@ class Pictures:
         if unfinished:
             await asyncio.to_thread(wait_for_futures, unfinished, timeout)
 
-    async def _draw(self, picture: TablePicture, palette: PaletteName) -> bytes:
+    async def _draw(
+        self, picture: TablePicture, words: PictureWords, palette: PaletteName
+    ) -> bytes:
         """Draw a table picture in the drawing process: one process, so pictures never take
         more than one core, and a burst of edits queues there."""
         global _drawing
@@ -205,7 +219,7 @@ class Pictures:
         loop = asyncio.get_running_loop()
         self._waiting += 1
         try:
-            work = drawing_process().submit(_draw_table, picture, palette, self.directory)
+            work = drawing_process().submit(_draw_table, picture, words, palette, self.directory)
             drawing = asyncio.wrap_future(self._track(work), loop=loop)
             # On timeout the picture is cancelled: if it has not started, it leaves the queue.
             return await asyncio.wait_for(drawing, self.draw_timeout)

@@ -30,6 +30,7 @@ from bot.engine import (
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS, Color, Kind, Side
 
+from .cards.table import PictureWords, TablePicture
 from .i18n import Lang, t, tn
 from .text import COLOR_EMOJI, fit, sort_key
 
@@ -98,6 +99,28 @@ def art_word(lang: Lang, kind: Kind) -> str:
 def color_word(lang: Lang, color: Color) -> str:
     """The colour in capitals, as printed on the card art and the table picture."""
     return color_name(lang, color).upper()
+
+
+def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
+    """The table picture's own words in ``lang`` (the drawing process reads no catalog)."""
+    flip, dark = picture.variant == "flip", picture.side is Side.DARK
+    clockwise = picture.direction == 1
+    return PictureWords(
+        lang=lang,
+        draw_pile=t(lang, "picture.draw_pile", count=picture.draw_pile_count),
+        color=(
+            color_word(lang, picture.color)
+            if picture.color is not None
+            else t(lang, "picture.any_color")
+        ),
+        direction=t(lang, "picture.clockwise" if clockwise else "picture.counter_clockwise"),
+        side=t(lang, "picture.side.dark" if dark else "picture.side.light") if flip else "",
+        uno=t(lang, "picture.uno"),
+        counts=tuple(cards_count(lang, seat.count) for seat in picture.players),
+        # Templates: the drawing fills them with a name cut to the room left.
+        next=t(lang, "picture.next"),
+        player=t(lang, "picture.player"),
+    )
 
 
 def side_name(lang: Lang, side: Side) -> str:

@@ -12,9 +12,19 @@ from PIL import Image
 from bench.cards import sample_table
 from bot.engine import Game, RuleSet, public_view, view_for
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.ui.cards import MAX_BYTES, CardArt, SeatPicture, table_picture, table_png, warm
+from bot.ui.cards import (
+    MAX_BYTES,
+    CardArt,
+    SeatPicture,
+    TablePicture,
+    table_picture,
+    table_png,
+    warm,
+)
 from bot.ui.cards.draw import font
 from bot.ui.cards.names import drawable, name_font, safe_name
+from bot.ui.i18n import ENGLISH
+from bot.ui.words import picture_words
 
 HOSTILE_NAMES = [
     "A" * 500,
@@ -33,6 +43,11 @@ HOSTILE_NAMES = [
 ]
 
 
+def english_png(picture: TablePicture, art: CardArt) -> bytes:
+    """The picture drawn with its English words."""
+    return table_png(picture, art, picture_words(ENGLISH, picture))
+
+
 def _png(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     image.load()
@@ -44,7 +59,7 @@ def _png(data: bytes) -> Image.Image:
 @pytest.mark.parametrize("cards", [7, 42])
 def test_a_table_picture_stays_under_100_kb(variant: str, players: int, cards: int) -> None:
     """2, 4 and 10 players with dealt or 42-card hands: a readable PNG of at most 100 KB."""
-    data = table_png(sample_table(variant, players, cards), CardArt())
+    data = english_png(sample_table(variant, players, cards), CardArt())
     assert len(data) <= MAX_BYTES
     image = _png(data)
     assert image.format == "PNG" and image.width == 800
@@ -58,10 +73,10 @@ def test_a_flip_table_shows_the_backs_and_a_classic_one_does_not_need_them() -> 
     art = CardArt()
     flip = sample_table("flip", 4, 7)
     other_backs = replace(flip, players=(*flip.players[:-1], _with_backs(flip.players[-1])))
-    assert table_png(flip, art) != table_png(other_backs, art)
+    assert english_png(flip, art) != english_png(other_backs, art)
     classic = sample_table("classic", 4, 7)
     fewer = replace(classic, players=(*classic.players[:-1], replace(classic.players[-1], count=3)))
-    assert table_png(classic, art) != table_png(fewer, art)
+    assert english_png(classic, art) != english_png(fewer, art)
 
 
 def _with_backs(seat: SeatPicture) -> SeatPicture:
@@ -88,7 +103,7 @@ def test_table_picture_reads_every_seat_from_the_public_view(variant: str) -> No
         assert picture.draw_pile_back == view.draw_pile_back is not None
     else:
         assert all(s.backs is None for s in picture.players)
-    assert len(table_png(picture, CardArt())) <= MAX_BYTES
+    assert len(english_png(picture, CardArt())) <= MAX_BYTES
 
 
 def test_a_players_own_view_gives_the_same_picture_as_a_spectators() -> None:
@@ -105,9 +120,9 @@ def test_a_hostile_name_draws_without_crashing(name: str) -> None:
     base = sample_table("flip", 4, 7)
     seats = (SeatPicture(name, 7, True, base.players[0].backs), *base.players[1:])
     picture = replace(base, players=seats)
-    data = table_png(picture, CardArt())
+    data = english_png(picture, CardArt())
     assert len(data) <= MAX_BYTES
-    assert _png(data).size == _png(table_png(base, CardArt())).size
+    assert _png(data).size == _png(english_png(base, CardArt())).size
 
 
 @pytest.mark.parametrize("face", [font(26), name_font(26)])
@@ -134,8 +149,8 @@ def test_after_warming_no_table_draws_a_card(tmp_path: Path) -> None:
     pictures = warm(art)
     assert art.renders == pictures
     for variant in ("flip", "classic"):
-        table_png(sample_table(variant, 10, 42), art)  # every mini size and pile back
-        table_png(sample_table(variant, 2, 7), art)
+        english_png(sample_table(variant, 10, 42), art)  # every mini size and pile back
+        english_png(sample_table(variant, 2, 7), art)
     assert art.renders == pictures
     restarted = CardArt(tmp_path)
     assert warm(restarted) == pictures and restarted.renders == 0

@@ -54,6 +54,7 @@ LANGUAGE_FREE = {
     "lobby.player.ai",
     "ai.name",
     "button.uno",
+    "picture.uno",
     "summary.variant.flip",
     "board.variant.flip",
     "cmd.uno.name",

@@ -7,6 +7,7 @@ import pytest
 
 from bot.engine import Game, RuleSet, public_view
 from bot.ui import pictures
+from bot.ui.i18n import ENGLISH
 from bot.ui.pictures import LastPicture, Pictures
 
 
@@ -19,10 +20,10 @@ async def test_a_picture_is_drawn_once_per_change_and_old_ones_are_let_go(
     game = Game.new(["p1", "p2"], RuleSet(variant="flip"), seed=4)
     shown = Pictures()
     first, second = LastPicture(), LastPicture()
-    png = await shown.table_png(public_view(game), str, "standard", first)
+    png = await shown.table_png(public_view(game), str, "standard", first, ENGLISH)
     assert png is not None and png.startswith(b"\x89PNG")
-    assert await shown.table_png(public_view(game), str, "standard", first) == png
+    assert await shown.table_png(public_view(game), str, "standard", first, ENGLISH) == png
     assert shown.drawn == 1
-    await shown.table_png(public_view(game), str, "colour_blind", second)
+    await shown.table_png(public_view(game), str, "colour_blind", second, ENGLISH)
     assert shown.drawn == 2  # another palette is another picture
     assert first.shows is None and first.png == b""

@@ -1,6 +1,7 @@
 """Card art drawn by code: every face and back, the table picture and the hand-button emoji.
 
-Pure apart from CardArt's disk cache; nothing here imports Discord except ``emoji``.
+Pure apart from CardArt's disk cache; nothing here imports Discord except ``emoji``. The table
+picture's words come from the caller (``bot.ui.words.picture_words``).
 """
 
 from .cache import CARD_HEIGHT, DESIGN_VERSION, EMOJI_SIZE, CardArt, png_bytes
@@ -9,6 +10,7 @@ from .draw import Back, draw_back, draw_emoji, draw_face, draw_mini, side_of
 from .palette import COLOR_BLIND, PALETTES, SHAPES, STANDARD, Palette, Shape
 from .table import (
     MAX_BYTES,
+    PictureWords,
     SeatPicture,
     TablePicture,
     render_table,
@@ -29,6 +31,7 @@ __all__ = [
     "Back",
     "CardArt",
     "Palette",
+    "PictureWords",
     "SeatPicture",
     "Shape",
     "TablePicture",

@@ -1,4 +1,5 @@
-"""Render the README's sample pictures: ``python -m bot.ui.cards.preview docs/``.
+"""Render the README's sample pictures: ``python -m bot.ui.cards.preview docs/``
+(``--lang fi`` for a table with Finnish words).
 
 Seeded games played by the engine's own rules give real tables: a 4-player Flip table on the
 light side and, after a Flip, on the dark side; and a classic hand as a strip of cards.
@@ -69,13 +70,23 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("folder", type=Path)
     parser.add_argument("--palette", choices=sorted(PALETTES), default="std")
+    parser.add_argument("--lang", default="en", help="the tables' words: en, fi, sv or nb")
     args = parser.parse_args(argv)
+    # The catalogs' module imports discord, which the art modules never do (a test checks that
+    # importing this one leaves discord out): only the command, when run, reads the catalogs.
+    from ..i18n import ENGLISH, language_of
+    from ..words import picture_words
+
+    lang = language_of(args.lang)
+    if lang is None:
+        parser.error(f"no catalog for language {args.lang!r}")
     art = CardArt(palette=PALETTES[args.palette])
     suffix = "" if args.palette == "std" else f"-{args.palette}"
+    words = "" if lang == ENGLISH else f"-{lang}"
     light, dark = flip_tables()
     outputs = {
-        f"table-flip-light{suffix}.png": table_png(light, art),
-        f"table-flip-dark{suffix}.png": table_png(dark, art),
+        f"table-flip-light{suffix}{words}.png": table_png(light, art, picture_words(lang, light)),
+        f"table-flip-dark{suffix}{words}.png": table_png(dark, art, picture_words(lang, dark)),
         f"hand-classic{suffix}.png": png_bytes(hand_strip(classic_hand(), art)),
     }
     args.folder.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -18,9 +19,9 @@ from bot.engine.view import PlayerView
 from ..text import sort_key
 from .cache import CardArt
 from .catalog import all_faces
-from .draw import SUPERSAMPLE, Back, Font, font, shape_mask
-from .names import name_font, safe_name
-from .palette import INK, RGB, SHAPES, WHITE, WORDS, Palette
+from .draw import SUPERSAMPLE, Back, Font, shape_mask
+from .names import drawable, fit, name_font, safe_name
+from .palette import INK, RGB, SHAPES, WHITE, Palette
 
 WIDTH = 800
 PAD = 20
@@ -99,6 +100,24 @@ class TablePicture:
     draw_pile_back: Face | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PictureWords:
+    """The picture's own words in the table's language. The caller takes them from the
+    catalogs (this module reads none, so it stays pure and needs no Discord) and they go with
+    the picture to the drawing process; ``lang`` keeps a Finnish and an English table from
+    ever sharing a cached picture."""
+
+    lang: str
+    draw_pile: str  # "Draw: 42"
+    color: str  # "RED", or "ANY COLOUR" before a colour is named
+    direction: str  # "Clockwise"
+    side: str  # "LIGHT SIDE" in Flip, "" in classic
+    uno: str  # the badge of a player who called UNO
+    counts: tuple[str, ...]  # "7 cards" for each seat, in seat order
+    next: str  # "Next: {name}"
+    player: str  # "Player {number}": a seat whose name has nothing drawable
+
+
 def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
     """The picture's inputs from a view (a spectator's or a player's: both are public here)."""
     by_player = {o.player: o for o in view.opponents}
@@ -128,20 +147,20 @@ def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
     )
 
 
-def render_table(picture: TablePicture, art: CardArt) -> Image.Image:
-    """The table picture as an RGB image, WIDTH pixels wide."""
+def render_table(picture: TablePicture, art: CardArt, words: PictureWords) -> Image.Image:
+    """The table picture as an RGB image, WIDTH pixels wide, with ``words`` for its text."""
     layout = _Layout(picture)
     canvas = _background(picture, layout, art.palette)
     draw = ImageDraw.Draw(canvas)
-    _header(canvas, draw, picture, art)
+    _header(canvas, draw, picture, art, words)
     for index, seat in enumerate(picture.players):
-        _seat(canvas, draw, picture, layout, index, seat, art)
+        _seat(canvas, draw, picture, layout, index, seat, art, words)
     return canvas
 
 
-def table_png(picture: TablePicture, art: CardArt) -> bytes:
+def table_png(picture: TablePicture, art: CardArt, words: PictureWords) -> bytes:
     """The table picture as PNG bytes, palette-quantised to stay under MAX_BYTES."""
-    image = render_table(picture, art)
+    image = render_table(picture, art, words)
     # Quantising and zlib are most of the time: a light zlib level first (half the encoding
     # time of the default, about 10% more bytes); fewer colours and full zlib only past the
     # limit, which no table measured in bench/cards.py reaches.
@@ -294,12 +313,47 @@ def _text(
     draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=INK)
 
 
+@lru_cache(maxsize=512)
+def _fitted(text: str, size: int, width: int) -> tuple[str, Font]:
+    """``text`` in the words' font, ``size`` pixels or smaller (down to two thirds) so that it
+    fits ``width``; cut with an ellipsis when even that is too wide. The words' font is the
+    names' one: DejaVu draws å ä ö æ ø, and without it the bundled font shows them as plain
+    letters (``drawable``) rather than as boxes."""
+    shown, smallest = drawable(text, name_font(size)), size * 2 // 3
+    for pixels in range(size, smallest, -1):
+        face = name_font(pixels)
+        if face.getlength(shown) <= width:
+            return shown, face
+    face = name_font(smallest)
+    return fit(shown, face, width), face
+
+
+def _word(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    width: int,
+    fill: RGB = WHITE,
+    anchor: str = "lm",
+    stroke: int = 0,
+) -> float:
+    """Draw one of the picture's words at most ``width`` wide; returns its drawn width."""
+    shown, face = _fitted(text, size, width)
+    _text(draw, xy, shown, face, fill, anchor, stroke)
+    return face.getlength(shown)
+
+
 def _paste(canvas: Image.Image, image: Image.Image, x: int, y: int) -> None:
     canvas.paste(image, (x, y), image)
 
 
 def _header(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, picture: TablePicture, art: CardArt
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    picture: TablePicture,
+    art: CardArt,
+    words: PictureWords,
 ) -> None:
     theme = THEMES[picture.side]
     flip = picture.variant == "flip"
@@ -317,28 +371,30 @@ def _header(
         _paste(canvas, pile, PAD + 4, 26)
     else:
         draw.rounded_rectangle((PAD + 4, 26, PAD + 114, 191), 10, outline=theme.muted, width=3)
-    count = f"Draw: {picture.draw_pile_count}"
-    _text(draw, (PAD + 59, 214), count, font(24), theme.text, "mm", theme.stroke)
+    _word(draw, (PAD + 59, 214), words.draw_pile, 24, 130, theme.text, "mm", theme.stroke)
     top = art.face_image(picture.top, picture.side, TOP_HEIGHT)
     _paste(canvas, top, 160, 16)
-    word = WORDS[picture.color] if picture.color is not None else "ANY COLOUR"
-    x_word = 360 + (70 if picture.color is not None else 125)
-    anchor = "lm" if picture.color is not None else "mm"
-    _text(draw, (x_word, 66), word, font(32), anchor=anchor, stroke=3)
+    # Beside the colour's shape in the swatch, or centred in it when no colour is named yet.
+    if picture.color is not None:
+        _word(draw, (430, 66), words.color, 32, 170, anchor="lm", stroke=3)
+    else:
+        _word(draw, (485, 66), words.color, 32, 230, anchor="mm", stroke=3)
     icon = _direction_icon(picture.direction, theme.text)
     _paste(canvas, icon, 385 - icon.width // 2, 142 - icon.height // 2)
-    way = "Clockwise" if picture.direction == 1 else "Counter-clockwise"
-    _text(draw, (422, 142), way, font(28), theme.text, stroke=theme.stroke)
+    _word(draw, (422, 142), words.direction, 28, WIDTH - PAD - 422, theme.text, stroke=theme.stroke)
     following = _next_seat(picture)
     if following is not None:
         seat = picture.players[following]
-        label = "Next: " + safe_name(seat.name, name_font(26), 330, f"Player {following + 1}")
-        _text(draw, (360, 208), label, name_font(26), theme.muted, stroke=theme.stroke)
+        face, width = name_font(26), WIDTH - PAD - 360
+        room = width - face.getlength(drawable(words.next.format(name=""), face))
+        fallback = words.player.format(number=following + 1)
+        label = words.next.format(name=safe_name(seat.name, face, room, fallback))
+        _word(draw, (360, 208), label, 26, width, theme.muted, stroke=theme.stroke)
     if flip:
         dark = picture.side is Side.DARK
         paper, ink = (INK, WHITE) if dark else (WHITE, INK)
         draw.rounded_rectangle((630, 38, 780, 94), 16, fill=paper, outline=ink, width=2)
-        _text(draw, (705, 66), "DARK SIDE" if dark else "LIGHT SIDE", font(22), ink, "mm")
+        _word(draw, (705, 66), words.side, 22, 136, ink, "mm")
 
 
 def _seat(
@@ -349,11 +405,11 @@ def _seat(
     index: int,
     seat: SeatPicture,
     art: CardArt,
+    words: PictureWords,
 ) -> None:
     theme = THEMES[picture.side]
     x, y, w, _ = layout.cell(index)
-    count_font = font(30)
-    count_text = f"{seat.count} card" + ("" if seat.count == 1 else "s")
+    count_text, count_font = _fitted(words.counts[index], 28, w // 2)
     count_width = count_font.getlength(count_text)
     uno = seat.said_uno and seat.count == 1
     name_x = x + 14
@@ -362,13 +418,13 @@ def _seat(
         draw.polygon(marker, fill=theme.current, outline=INK)
         name_x = x + 44
     room = x + w - 16 - count_width - 14 - (70 if uno else 0) - name_x
-    label = safe_name(seat.name, name_font(26), room, f"Player {index + 1}")
+    label = safe_name(seat.name, name_font(26), room, words.player.format(number=index + 1))
     _text(draw, (name_x, y + 27), label, name_font(26), theme.text, stroke=theme.stroke)
     _text(draw, (x + w - 16, y + 27), count_text, count_font, theme.text, "rm", theme.stroke)
     if uno:
         ux = x + w - 16 - count_width - 76
         draw.rounded_rectangle((ux, y + 12, ux + 64, y + 42), 12, fill=(220, 40, 40))
-        _text(draw, (ux + 32, y + 27), "UNO!", font(20), WHITE, "mm")
+        _word(draw, (ux + 32, y + 27), words.uno, 20, 58, WHITE, "mm")
     _fan(canvas, picture, layout, index, seat, art, x + 14, y + 52)
 
 
