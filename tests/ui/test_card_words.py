@@ -13,6 +13,7 @@ from PIL import Image, ImageChops
 from bench.cards import sample_table
 from bot.engine.cards import Color, Face, Kind, Side
 from bot.ui.cards import (
+    CARD_HEIGHT,
     ENGLISH_CARD_WORDS,
     STANDARD,
     CardArt,
@@ -40,7 +41,7 @@ class RecordingArt(CardArt):
         self,
         face: Face,
         side: Side | None = None,
-        height: int = 180,
+        height: int = CARD_HEIGHT,
         words: CardWords = ENGLISH_CARD_WORDS,
     ) -> Image.Image:
         self.asked.append((face, words.lang))
