@@ -27,6 +27,7 @@ from bot.engine.cards import Color, Face, Kind, Side
 from bot.engine.decks import classic_deck, flip_deck
 from bot.ui.cards import (
     CARD_HEIGHT,
+    ENGLISH_CARD_WORDS,
     MAX_BYTES,
     STANDARD,
     CardArt,
@@ -68,8 +69,10 @@ def time_faces(
     """(p50, p99, max) ms: drawing each face fresh, as an emoji, and cache hits."""
     _time = _timer(clock)
     faces = all_faces()
-    draw_face(*faces[0], STANDARD, height)  # load the font once, as a running bot has
-    fresh = [_time(partial(draw_face, f, s, STANDARD, height)) for f, s in faces]
+    draw_face(*faces[0], STANDARD, height, ENGLISH_CARD_WORDS)  # load the font once, as a bot has
+    fresh = [
+        _time(partial(draw_face, f, s, STANDARD, height, ENGLISH_CARD_WORDS)) for f, s in faces
+    ]
     emoji = [_time(partial(draw_emoji, f, s, STANDARD)) for f, s in faces]
     with tempfile.TemporaryDirectory() as folder:
         art = CardArt(Path(folder))

@@ -39,6 +39,7 @@ from .cards import (
     COLOR_BLIND,
     STANDARD,
     CardArt,
+    CardWords,
     Palette,
     PictureWords,
     TablePicture,
@@ -47,8 +48,8 @@ from .cards import (
     warm,
 )
 from .cards.emoji import CardEmojis, EmojiHost
-from .i18n import Lang
-from .words import picture_words
+from .i18n import ENGLISH, Lang
+from .words import card_words, picture_words
 
 # The file name the table's embed shows its picture by (``attachment://table.png``).
 PICTURE_FILE = "table.png"
@@ -134,9 +135,9 @@ def _draw_table(
     return table_png(picture, _art(palette, directory), words)
 
 
-def _warm(palette: PaletteName, directory: Path | None) -> int:
+def _warm(palette: PaletteName, directory: Path | None, words: CardWords) -> int:
     """Draw (or read from disk) every card a table picture uses, in the drawing process."""
-    return warm(_art(palette, directory))
+    return warm(_art(palette, directory), words)
 
 
 class Pictures:
@@ -193,8 +194,11 @@ class Pictures:
     def start_drawing(self) -> None:
         """Start the drawing process now and have it load every card of the standard palette,
         so the first pictures wait for neither (a new process takes a second or more to start;
-        the cards take 2 s of its CPU the first time, 0.2 s from the disk cache after)."""
-        self._track(drawing_process().submit(_warm, "standard", self.directory))
+        the cards take 2 s of its CPU the first time, 0.2 s from the disk cache after). Faces
+        are warmed in English only; another language's are drawn as its tables first show
+        them (a few ms a card), so warm-up costs the same however many languages exist."""
+        warm_words = card_words(ENGLISH)
+        self._track(drawing_process().submit(_warm, "standard", self.directory, warm_words))
 
     def _track(self, work: Future[T]) -> Future[T]:
         self._unfinished.add(work)

@@ -30,6 +30,7 @@ from bot.engine import (
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS, Color, Kind, Side
 
+from .cards.draw import CardWords
 from .cards.table import PictureWords, TablePicture
 from .i18n import Lang, t, tn
 from .text import COLOR_EMOJI, fit, sort_key
@@ -101,6 +102,16 @@ def color_word(lang: Lang, color: Color) -> str:
     return color_name(lang, color).upper()
 
 
+@cache
+def card_words(lang: Lang) -> CardWords:
+    """Every word the card faces print, in ``lang`` (the drawing process reads no catalog)."""
+    return CardWords(
+        lang=lang,
+        actions=tuple((kind, art_word(lang, kind)) for kind in Kind if kind is not Kind.NUMBER),
+        colors=tuple((color, color_word(lang, color)) for color in Color),
+    )
+
+
 def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
     """The table picture's own words in ``lang`` (the drawing process reads no catalog)."""
     flip, dark = picture.variant == "flip", picture.side is Side.DARK
@@ -120,6 +131,7 @@ def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
         # Templates: the drawing fills them with a name cut to the room left.
         next=t(lang, "picture.next"),
         player=t(lang, "picture.player"),
+        cards=card_words(lang),
     )
 
 

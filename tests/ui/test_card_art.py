@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from bot.ui.cards import (
     COLOR_BLIND,
     DESIGN_VERSION,
     EMOJI_SIZE,
+    ENGLISH_CARD_WORDS,
     SHAPES,
     STANDARD,
     Back,
@@ -50,13 +52,13 @@ def test_a_plain_wild_is_drawn_per_side_and_other_faces_know_their_side() -> Non
     assert side_of(Face(Color.TEAL, Kind.NUMBER, 3), Side.LIGHT) is Side.DARK
     assert side_of(Face(None, Kind.WILD_DRAW_COLOR)) is Side.DARK
     light, dark = (
-        draw_face(wild, Side.LIGHT, STANDARD, SMALL),
-        draw_face(wild, Side.DARK, STANDARD, SMALL),
+        draw_face(wild, Side.LIGHT, STANDARD, SMALL, ENGLISH_CARD_WORDS),
+        draw_face(wild, Side.DARK, STANDARD, SMALL, ENGLISH_CARD_WORDS),
     )
     assert light.tobytes() != dark.tobytes()
 
 
-@pytest.mark.parametrize("draw", [draw_face, draw_mini])
+@pytest.mark.parametrize("draw", [partial(draw_face, words=ENGLISH_CARD_WORDS), draw_mini])
 def test_every_face_draws_a_distinct_card_of_the_right_size(draw: object) -> None:
     """Each of the 120 faces gives its own picture, 2:3, with an opaque middle."""
     seen: dict[bytes, tuple[Face, Side]] = {}
@@ -98,8 +100,8 @@ def _white_ink(image: Image.Image) -> set[tuple[int, int]]:
 def test_the_colour_blind_palette_changes_colours_not_shapes(color: Color) -> None:
     """Same face in both palettes: another fill, the same white signs and shapes."""
     face = Face(color, Kind.NUMBER, 8)
-    plain = draw_face(face, None, STANDARD, 150)
-    safe = draw_face(face, None, COLOR_BLIND, 150)
+    plain = draw_face(face, None, STANDARD, 150, ENGLISH_CARD_WORDS)
+    safe = draw_face(face, None, COLOR_BLIND, 150, ENGLISH_CARD_WORDS)
     assert STANDARD.fill(color) != COLOR_BLIND.fill(color)
     assert plain.getpixel((15, 140)) != safe.getpixel((15, 140))
     ink_plain, ink_safe = _white_ink(plain), _white_ink(safe)

@@ -10,8 +10,16 @@ import discord
 import pytest
 
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.ui.cards import COLOR_BLIND, DESIGN_VERSION, CardArt, all_faces
-from bot.ui.cards.emoji import APP_EMOJI_LIMIT, NAME_RE, CardEmojis, EmojiHost, emoji_name
+from bot.ui.cards import COLOR_BLIND, CardArt, all_faces
+from bot.ui.cards.emoji import (
+    APP_EMOJI_LIMIT,
+    EMOJI_REVISIONS,
+    EMOJI_VERSION,
+    NAME_RE,
+    CardEmojis,
+    EmojiHost,
+    emoji_name,
+)
 from bot.ui.text import COLOR_EMOJI
 
 RED_5 = Face(Color.RED, Kind.NUMBER, 5)
@@ -152,10 +160,39 @@ async def test_the_application_limit_is_respected(
 async def test_emoji_of_older_designs_are_deleted_and_others_kept(art: CardArt) -> None:
     """A redesign replaces the set: old-version card emoji go, other emoji stay."""
     client = FakeClient()
-    old = FakeEmoji(f"uf{DESIGN_VERSION + 7}std_red_5", 1, client=client)
+    old = FakeEmoji(f"uf{EMOJI_VERSION + 7}std_red_5", 1, client=client)
     foreign = FakeEmoji("party_parrot", 2, client=client)
     client.emojis += [old, foreign]
     cards = CardEmojis(art)
     await cards.ensure(client)
     assert cards.deleted == 1 and old not in client.emojis and foreign in client.emojis
     assert client.creates == 120
+
+
+def test_a_redesign_of_the_faces_keeps_the_emoji_names() -> None:
+    """Emoji names carry their own version, not the card art's: the cards' words changing
+    (or any face redesign) renames no emoji, and only redrawn emoji get a new name."""
+    assert emoji_name(RED_5, None, "std") == f"uf{EMOJI_VERSION}std_red_5"
+    assert emoji_name(Face(None, Kind.WILD_SHUFFLE_HANDS), None, "cb") == (
+        f"uf{EMOJI_VERSION}cb_wild_shuffle_hands_r2"
+    )
+    assert EMOJI_REVISIONS == {Kind.WILD_SHUFFLE_HANDS: 2, Kind.WILD_CUSTOMIZABLE: 2}
+
+
+async def test_a_redrawn_emoji_replaces_only_its_old_self(art: CardArt) -> None:
+    """After a restart with the set in place, only the retired revisions of this palette are
+    deleted and redrawn; every other emoji, and the other palette's set, is found by name."""
+    client = FakeClient()
+    ours = CardEmojis(art)
+    kept_names = [n for n in ours.names if not n.endswith("_r2")]
+    retired = [f"uf{EMOJI_VERSION}std_{kind.value}" for kind in EMOJI_REVISIONS]
+    other_palette = [f"uf{EMOJI_VERSION}cb_wild_shuffle_hands", f"uf{EMOJI_VERSION}cb_red_5"]
+    for i, name in enumerate(kept_names + retired + other_palette):
+        client.emojis.append(FakeEmoji(name, i, client=client))
+    await ours.ensure(client)
+    left = {e.name for e in client.emojis}
+    assert ours.deleted == 2 and not left & set(retired)
+    assert client.creates == 2 and set(other_palette) <= left
+    assert {e.id for e in client.emojis if e.name in kept_names} == set(range(len(kept_names)))
+    shuffle = ours.emoji_for(Face(None, Kind.WILD_SHUFFLE_HANDS))
+    assert isinstance(shuffle, discord.PartialEmoji) and shuffle.name.endswith("_r2")

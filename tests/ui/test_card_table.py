@@ -21,8 +21,7 @@ from bot.ui.cards import (
     table_png,
     warm,
 )
-from bot.ui.cards.draw import font
-from bot.ui.cards.names import drawable, name_font, safe_name
+from bot.ui.cards.names import drawable, font, name_font, safe_name
 from bot.ui.i18n import ENGLISH
 from bot.ui.words import picture_words
 

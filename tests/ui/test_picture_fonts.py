@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.ui.cards import names
-from bot.ui.cards.names import name_font, safe_name
-from bot.ui.cards.table import _fitted
+from bot.ui.cards.names import fitted_text, name_font, safe_name
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +35,7 @@ def test_without_dejavu_names_fall_back_to_the_bundled_font(
 def test_the_pictures_nordic_words_keep_their_letters_with_dejavu() -> None:
     """å ä ö æ ø are drawn as themselves in the font the art looks for."""
     for word in ("MØRK SIDE", "Nästa: Åsa", "VAPAA VÄRI", "ÆRE"):
-        shown, face = _fitted(word, 22, 400)
+        shown, face = fitted_text(word, 22, 400)
         assert shown == word
         assert face.getname()[0] == "DejaVu Sans"
 
@@ -47,20 +46,20 @@ def test_without_dejavu_the_pictures_words_draw_as_plain_letters(
     """The bundled font lacks the Nordic letters: they become plain ones, never boxes."""
     monkeypatch.setattr(names, "NAME_FONT_FILES", (tmp_path / "missing.ttf",))
     name_font.cache_clear()
-    _fitted.cache_clear()
+    fitted_text.cache_clear()
     try:
-        assert _fitted("MØRK SIDE", 22, 400)[0] == "MORK SIDE"
-        assert _fitted("Nästa: Åsa", 22, 400)[0] == "Nasta: Asa"
+        assert fitted_text("MØRK SIDE", 22, 400)[0] == "MORK SIDE"
+        assert fitted_text("Nästa: Åsa", 22, 400)[0] == "Nasta: Asa"
     finally:
         name_font.cache_clear()
-        _fitted.cache_clear()
+        fitted_text.cache_clear()
 
 
 def test_a_long_word_shrinks_then_is_cut_to_its_room() -> None:
     """A translation longer than the English gets a smaller font, and past two thirds an
     ellipsis: it never runs out of its box."""
-    shown, face = _fitted("VALGFRI FARGE", 32, 170)
+    shown, face = fitted_text("VALGFRI FARGE", 32, 170)
     assert face.size < 32 and face.getlength(shown) <= 170
-    shown, face = _fitted("W" * 40, 32, 170)
+    shown, face = fitted_text("W" * 40, 32, 170)
     assert face.size == 32 * 2 // 3 and shown.endswith(("…", "..."))
     assert face.getlength(shown) <= 170

@@ -17,7 +17,7 @@ from bot.ui import pictures
 from bot.ui.cards import CardArt, PictureWords, TablePicture, table_png
 from bot.ui.i18n import ENGLISH, Lang, languages
 from bot.ui.pictures import LastPicture, Pictures
-from bot.ui.words import picture_words
+from bot.ui.words import card_words, picture_words
 
 FI = Lang("fi")
 
@@ -36,6 +36,7 @@ def test_a_finnish_table_gets_finnish_words() -> None:
         counts=("7 korttia",) * 4,
         next="Seuraava: {name}",
         player="Pelaaja {number}",
+        cards=card_words(FI),
     )
     words = picture_words(FI, dark)
     assert pickle.loads(pickle.dumps(words)) == words  # it travels to the drawing process

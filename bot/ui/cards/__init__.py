@@ -1,12 +1,22 @@
 """Card art drawn by code: every face and back, the table picture and the hand-button emoji.
 
-Pure apart from CardArt's disk cache; nothing here imports Discord except ``emoji``. The table
-picture's words come from the caller (``bot.ui.words.picture_words``).
+Pure apart from CardArt's disk cache; nothing here imports Discord except ``emoji``. The words
+of the table picture and of the card faces come from the caller (``bot.ui.words``); the emoji
+and the fanned cards carry none.
 """
 
 from .cache import CARD_HEIGHT, DESIGN_VERSION, EMOJI_SIZE, CardArt, png_bytes
 from .catalog import all_faces, face_name
-from .draw import Back, draw_back, draw_emoji, draw_face, draw_mini, side_of
+from .draw import (
+    ENGLISH_CARD_WORDS,
+    Back,
+    CardWords,
+    draw_back,
+    draw_emoji,
+    draw_face,
+    draw_mini,
+    side_of,
+)
 from .palette import COLOR_BLIND, PALETTES, SHAPES, STANDARD, Palette, Shape
 from .table import (
     MAX_BYTES,
@@ -24,12 +34,14 @@ __all__ = [
     "COLOR_BLIND",
     "DESIGN_VERSION",
     "EMOJI_SIZE",
+    "ENGLISH_CARD_WORDS",
     "MAX_BYTES",
     "PALETTES",
     "SHAPES",
     "STANDARD",
     "Back",
     "CardArt",
+    "CardWords",
     "Palette",
     "PictureWords",
     "SeatPicture",

@@ -20,11 +20,21 @@ from PIL import Image
 from bot.engine.cards import Face, Side
 
 from .catalog import face_name
-from .draw import Back, draw_back, draw_emoji, draw_face, draw_mini, side_of
+from .draw import (
+    ENGLISH_CARD_WORDS,
+    Back,
+    CardWords,
+    draw_back,
+    draw_emoji,
+    draw_face,
+    draw_mini,
+    side_of,
+)
 from .palette import STANDARD, Palette
 
-# Raise on every change to the drawing code that alters pixels.
-DESIGN_VERSION = 1
+# Raise on every change to the drawing code that alters pixels. (The hand buttons' emoji have
+# their own version and revisions in emoji.py: a new emoji set costs REST calls.)
+DESIGN_VERSION = 2
 CARD_HEIGHT = 180
 EMOJI_SIZE = 128
 _PNG_START = b"\x89PNG\r\n\x1a\n"
@@ -44,7 +54,9 @@ def png_bytes(image: Image.Image) -> bytes:
 
 
 class CardArt:
-    """Card pictures by face, palette and size: memory first, then disk, then drawn.
+    """Card pictures by face, palette and size (faces also by the language of their words):
+    memory first, then disk, then drawn. Backs, fanned cards and emoji carry no words, so one
+    picture of each serves every language.
 
     Thread-safe, so callers may render from a worker thread. ``renders`` counts real draws.
     """
@@ -68,12 +80,18 @@ class CardArt:
 
     # ------------------------------------------------------------------ public API
 
-    def face_png(self, face: Face, side: Side | None = None, height: int = CARD_HEIGHT) -> bytes:
-        """``face`` as a PNG card ``height`` pixels tall."""
+    def face_png(
+        self,
+        face: Face,
+        side: Side | None = None,
+        height: int = CARD_HEIGHT,
+        words: CardWords = ENGLISH_CARD_WORDS,
+    ) -> bytes:
+        """``face`` as a PNG card ``height`` pixels tall, printed with ``words``."""
         side = side_of(face, side)
         return self._png_for(
-            self._key("face", face_name(face, side), height),
-            lambda: draw_face(face, side, self.palette, height),
+            self._key(f"face-{words.lang}", face_name(face, side), height),
+            lambda: draw_face(face, side, self.palette, height, words),
         )
 
     def back_png(self, back: Back, height: int = CARD_HEIGHT) -> bytes:
@@ -91,13 +109,18 @@ class CardArt:
         )
 
     def face_image(
-        self, face: Face, side: Side | None = None, height: int = CARD_HEIGHT
+        self,
+        face: Face,
+        side: Side | None = None,
+        height: int = CARD_HEIGHT,
+        words: CardWords = ENGLISH_CARD_WORDS,
     ) -> Image.Image:
-        """``face`` as an RGBA image for compositing (shared: do not modify it)."""
+        """``face`` printed with ``words`` as an RGBA image for compositing (shared: do not
+        modify it)."""
         side = side_of(face, side)
         return self._image_for(
-            self._key("face", face_name(face, side), height),
-            lambda: draw_face(face, side, self.palette, height),
+            self._key(f"face-{words.lang}", face_name(face, side), height),
+            lambda: draw_face(face, side, self.palette, height, words),
         )
 
     def back_image(self, back: Back, height: int = CARD_HEIGHT) -> Image.Image:
@@ -136,7 +159,8 @@ class CardArt:
                 image.load()
             else:
                 image = self._draw(draw)
-                self._write_disk(key, png_bytes(image))
+                if self._disk_ok:  # encoding is a third of a card's cost: only for the disk
+                    self._write_disk(key, png_bytes(image))
             _lru_put(self._images, key, image, self.memory_items)
             return image
 

@@ -8,13 +8,16 @@ smooths every edge at once.
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from bot.engine.cards import DARK_COLORS, LIGHT_COLORS, Face, Kind, Side
+from bot.engine.cards import DARK_COLORS, LIGHT_COLORS, Color, Face, Kind, Side
 
+from .names import fitted_text, font
 from .palette import (
     DARK_FRAME,
     INK,
@@ -23,14 +26,14 @@ from .palette import (
     SHAPES,
     WHITE,
     WILD_FIELD,
-    WORDS,
     Palette,
     Shape,
 )
 
 SUPERSAMPLE = 3
 CARD_RATIO = 1.5  # height / width
-Font = ImageFont.FreeTypeFont
+# A language code as the catalogs name them ("en", "fi", "nb"): part of cache file names.
+LANG_RE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})?")
 
 
 class Back(StrEnum):
@@ -45,29 +48,6 @@ class Back(StrEnum):
 # The one wild only the dark side has; a plain Wild is on both, the other wilds on the light
 # side (classic cards are light-side cards).
 _DARK_ONLY_WILDS = frozenset({Kind.WILD_DRAW_COLOR})
-_ACTION_WORDS: dict[Kind, str] = {
-    Kind.SKIP: "SKIP",
-    Kind.REVERSE: "REVERSE",
-    Kind.DRAW_TWO: "DRAW TWO",
-    Kind.DRAW_ONE: "DRAW ONE",
-    Kind.DRAW_FIVE: "DRAW FIVE",
-    Kind.SKIP_EVERYONE: "SKIP ALL",
-    Kind.FLIP: "FLIP",
-    Kind.WILD: "WILD",
-    Kind.WILD_DRAW_FOUR: "DRAW FOUR",
-    Kind.WILD_DRAW_TWO: "DRAW TWO",
-    Kind.WILD_DRAW_COLOR: "DRAW COLOR",
-    Kind.WILD_SHUFFLE_HANDS: "SHUFFLE",
-    Kind.WILD_SWAP_HANDS: "SWAP",
-    Kind.WILD_CUSTOMIZABLE: "CUSTOM",
-}
-# The fanned rows show a wild's sign in a narrow strip: letters, as the wheel leaves no room.
-_MINI_WILD: dict[Kind, str] = {
-    Kind.WILD: "W",
-    Kind.WILD_SHUFFLE_HANDS: "SH",
-    Kind.WILD_SWAP_HANDS: "SW",
-    Kind.WILD_CUSTOMIZABLE: "C",
-}
 _PLUS: dict[Kind, str] = {
     Kind.DRAW_ONE: "+1",
     Kind.DRAW_TWO: "+2",
@@ -89,13 +69,55 @@ def side_of(face: Face, side: Side | None = None) -> Side:
     return Side.LIGHT
 
 
-@lru_cache(maxsize=128)
-def font(size: int) -> Font:
-    """Pillow's bundled scalable font at ``size`` pixels (no font files needed)."""
-    loaded = ImageFont.load_default(size=max(1, size))
-    if not isinstance(loaded, ImageFont.FreeTypeFont):
-        raise RuntimeError("Pillow was built without FreeType; the card art needs it")
-    return loaded
+@dataclass(frozen=True, slots=True)
+class CardWords:
+    """The words a card face prints, in one language: each action's and wild's name and each
+    colour's. The caller takes them from the catalogs (``bot.ui.words.card_words``); this
+    package reads none, so it stays pure and needs no Discord. ``lang`` keys cached faces."""
+
+    lang: str
+    actions: tuple[tuple[Kind, str], ...]  # every kind but NUMBER, with its word
+    colors: tuple[tuple[Color, str], ...]  # every colour, with its word
+
+    def __post_init__(self) -> None:
+        if not LANG_RE.fullmatch(self.lang):
+            raise ValueError(f"not a language code: {self.lang!r}")
+        missing = {k for k in Kind if k is not Kind.NUMBER} - {k for k, _ in self.actions}
+        if missing or {c for c, _ in self.colors} != set(Color):
+            raise ValueError(f"card words of {self.lang!r} lack some kinds or colours")
+
+    def action(self, kind: Kind) -> str:
+        """The word of an action or wild ("SKIP", "OHITUS")."""
+        return next(word for k, word in self.actions if k is kind)
+
+    def color(self, color: Color) -> str:
+        """The word of a colour ("GREEN", "VIHREÄ")."""
+        return next(word for c, word in self.colors if c is color)
+
+
+# The English words, as the English catalog has them (tests/ui/test_i18n.py checks): what
+# previews, benchmarks and tests print; the bot passes the catalogs' words of each table.
+ENGLISH_CARD_WORDS = CardWords(
+    "en",
+    actions=(
+        (Kind.SKIP, "SKIP"),
+        (Kind.REVERSE, "REVERSE"),
+        (Kind.DRAW_TWO, "DRAW TWO"),
+        (Kind.DRAW_ONE, "DRAW ONE"),
+        (Kind.DRAW_FIVE, "DRAW FIVE"),
+        (Kind.SKIP_EVERYONE, "SKIP ALL"),
+        (Kind.FLIP, "FLIP"),
+        (Kind.WILD, "WILD"),
+        (Kind.WILD_DRAW_FOUR, "DRAW FOUR"),
+        (Kind.WILD_DRAW_TWO, "DRAW TWO"),
+        (Kind.WILD_DRAW_COLOR, "DRAW COLOR"),
+        (Kind.WILD_SHUFFLE_HANDS, "SHUFFLE"),
+        (Kind.WILD_SWAP_HANDS, "SWAP"),
+        (Kind.WILD_CUSTOMIZABLE, "CUSTOM"),
+    ),
+    # Pink and purple share an initial, so cards carry the whole word.
+    colors=tuple((color, color.value.upper()) for color in Color),
+)
 
 
 class Pen:
@@ -140,6 +162,20 @@ class Pen:
             anchor="mm",
             stroke_width=self.px(stroke),
             stroke_fill=stroke_fill,
+        )
+
+    def word(self, x: float, y: float, text: str, size: float, width: float, stroke: float) -> None:
+        """A translated word centred on (x, y) in white, outlined, at most ``width`` wide:
+        smaller when the language's word is longer, in a font that draws å ä ö æ ø."""
+        shown, face = fitted_text(text, self.px(size), self.px(width))
+        self.draw.text(
+            (self.px(x), self.px(y)),
+            shown,
+            font=face,
+            fill=WHITE,
+            anchor="mm",
+            stroke_width=self.px(stroke),
+            stroke_fill=INK,
         )
 
     def shape(self, shape: Shape, x: float, y: float, r: float, fill: RGB) -> None:
@@ -234,20 +270,24 @@ def _skip(pen: Pen, x: float, y: float, r: float, fill: RGB, width: float) -> No
         )
 
 
-def _arrow(pen: Pen, x0: float, x1: float, y: float, thick: float, fill: RGB) -> None:
-    """A straight arrow from x0 to x1 (pointing at x1)."""
-    sign = 1 if x1 > x0 else -1
-    head = thick * 1.9
-    neck = x1 - sign * head
+def _arrow(pen: Pen, x0: float, y0: float, x1: float, y1: float, thick: float, fill: RGB) -> None:
+    """A straight arrow from (x0, y0) to (x1, y1), pointing at the latter."""
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    neck = length - thick * 1.9
+
+    def at(along: float, across: float) -> tuple[int, int]:
+        return pen.px(x0 + ux * along - uy * across), pen.px(y0 + uy * along + ux * across)
+
     pen.draw.polygon(
         [
-            (pen.px(x0), pen.px(y - thick / 2)),
-            (pen.px(neck), pen.px(y - thick / 2)),
-            (pen.px(neck), pen.px(y - thick * 1.4)),
-            (pen.px(x1), pen.px(y)),
-            (pen.px(neck), pen.px(y + thick * 1.4)),
-            (pen.px(neck), pen.px(y + thick / 2)),
-            (pen.px(x0), pen.px(y + thick / 2)),
+            at(0, -thick / 2),
+            at(neck, -thick / 2),
+            at(neck, -thick * 1.4),
+            at(length, 0),
+            at(neck, thick * 1.4),
+            at(neck, thick / 2),
+            at(0, thick / 2),
         ],
         fill=fill,
         outline=INK,
@@ -257,8 +297,29 @@ def _arrow(pen: Pen, x0: float, x1: float, y: float, thick: float, fill: RGB) ->
 
 def _reverse(pen: Pen, x: float, y: float, r: float, fill: RGB) -> None:
     thick = r * 0.3
-    _arrow(pen, x - r, x + r, y - r * 0.42, thick, fill)
-    _arrow(pen, x + r, x - r, y + r * 0.42, thick, fill)
+    _arrow(pen, x - r, y - r * 0.42, x + r, y - r * 0.42, thick, fill)
+    _arrow(pen, x + r, y + r * 0.42, x - r, y + r * 0.42, thick, fill)
+
+
+def _shuffle(pen: Pen, x: float, y: float, r: float, fill: RGB) -> None:
+    """Two crossing arrows: the usual "shuffle" sign."""
+    thick = r * 0.28
+    _arrow(pen, x - r, y + r * 0.6, x + r, y - r * 0.6, thick, fill)
+    _arrow(pen, x - r, y - r * 0.6, x + r, y + r * 0.6, thick, fill)
+
+
+def _pencil(pen: Pen, x: float, y: float, r: float, fill: RGB) -> None:
+    """A pencil writing down to the left: the blank card the players write a rule on."""
+    ux, uy = -0.7071, 0.7071  # from the eraser to the point
+    half = r * 0.24
+
+    def at(along: float, across: float) -> tuple[int, int]:
+        return pen.px(x + ux * along - uy * across), pen.px(y + uy * along + ux * across)
+
+    body = [at(-r, -half), at(r * 0.4, -half), at(r, 0), at(r * 0.4, half), at(-r, half)]
+    pen.draw.polygon(body, fill=fill, outline=INK, width=max(1, pen.px(r * 0.07)))
+    pen.draw.polygon([at(r * 0.78, -half * 0.37), at(r, 0), at(r * 0.78, half * 0.37)], fill=INK)
+    pen.draw.line([at(-r * 0.7, -half), at(-r * 0.7, half)], fill=INK, width=pen.px(r * 0.07))
 
 
 def _flip(pen: Pen, x: float, y: float, r: float) -> None:
@@ -304,19 +365,24 @@ def _symbol(pen: Pen, face: Face, x: float, y: float, r: float, fill: RGB) -> No
         _flip(pen, x, y, r)
 
 
+def _wild_sign(pen: Pen, kind: Kind, x: float, y: float, r: float) -> None:
+    """A special wild's sign, +N or a drawn symbol (a plain Wild has none). Never a letter:
+    the emoji and the fanned cards carry no word, so one picture serves every language."""
+    if kind in _PLUS:
+        pen.text(x, y, _PLUS[kind], r * 0.95, WHITE, r * 0.1)
+    elif kind is Kind.WILD_SWAP_HANDS:
+        _reverse(pen, x, y, r * 0.55, WHITE)
+    elif kind is Kind.WILD_SHUFFLE_HANDS:
+        _shuffle(pen, x, y, r * 0.55, WHITE)
+    elif kind is Kind.WILD_CUSTOMIZABLE:
+        _pencil(pen, x, y, r * 0.6, WHITE)
+
+
 def _wild_centre(
     pen: Pen, face: Face, side: Side, palette: Palette, x: float, y: float, r: float
 ) -> None:
     _wheel(pen, x, y, r, side, palette)
-    # The word under the wheel names the special wilds; the centre carries a short sign.
-    label = _PLUS.get(face.kind) or {
-        Kind.WILD_SHUFFLE_HANDS: "S",
-        Kind.WILD_CUSTOMIZABLE: "C",
-    }.get(face.kind)
-    if face.kind is Kind.WILD_SWAP_HANDS:
-        _reverse(pen, x, y, r * 0.55, WHITE)
-    elif label:
-        pen.text(x, y, label, r * 0.95, WHITE, r * 0.1)
+    _wild_sign(pen, face.kind, x, y, r)
 
 
 def _frame(pen: Pen, w: float, h: float, side: Side) -> None:
@@ -332,8 +398,11 @@ def _index(face: Face) -> str:
     return _PLUS.get(face.kind, "")
 
 
-def draw_face(face: Face, side: Side | None, palette: Palette, height: int) -> Image.Image:
-    """``face`` as a card ``height`` pixels tall (width height/1.5), RGBA."""
+def draw_face(
+    face: Face, side: Side | None, palette: Palette, height: int, words: CardWords
+) -> Image.Image:
+    """``face`` as a card ``height`` pixels tall (width height/1.5), RGBA, printed with
+    ``words`` (the table's language)."""
     side = side_of(face, side)
     width = round(height / CARD_RATIO)
     pen = Pen((width, height), 100)
@@ -342,7 +411,7 @@ def draw_face(face: Face, side: Side | None, palette: Palette, height: int) -> I
     pen.rounded((6, 6, 94, 144), 7, field)
     if face.color is None:
         _wild_centre(pen, face, side, palette, 50, 66, 34)
-        pen.text(50, 124, _ACTION_WORDS[face.kind], 14, WHITE, 1.5)
+        pen.word(50, 124, words.action(face.kind), 14, 82, 1.5)
         return pen.finish()
     shape = SHAPES[face.color]
     pen.shape(shape, 50, 70, 40, _tint(field, 0.3))
@@ -354,8 +423,8 @@ def draw_face(face: Face, side: Side | None, palette: Palette, height: int) -> I
         _symbol(pen, face, 18, 19, 9, WHITE)
     pen.outlined_shape(shape, 83, 19, 8, WHITE)
     if face.kind is not Kind.NUMBER:
-        pen.text(50, 114, _ACTION_WORDS[face.kind], 12, WHITE, 1.4)
-    pen.text(50, 133, WORDS[face.color], 15, WHITE, 1.6)
+        pen.word(50, 114, words.action(face.kind), 12, 82, 1.4)
+    pen.word(50, 133, words.color(face.color), 15, 82, 1.6)
     return pen.finish()
 
 
@@ -392,7 +461,8 @@ def draw_back(back: Back, palette: Palette, height: int) -> Image.Image:
 
 
 def draw_emoji(face: Face, side: Side | None, palette: Palette, size: int = 128) -> Image.Image:
-    """A square, wordless picture of ``face`` for a button: colour, shape and big sign."""
+    """A square, wordless picture of ``face`` for a button: colour, shape and big sign. No
+    words: Discord's application emoji serve every server and language alike."""
     side = side_of(face, side)
     pen = Pen((size, size), 100)
     frame = DARK_FRAME if side is Side.DARK else LIGHT_FRAME
@@ -413,6 +483,7 @@ def draw_emoji(face: Face, side: Side | None, palette: Palette, size: int = 128)
 
 def draw_mini(face: Face | None, side: Side | None, palette: Palette, height: int) -> Image.Image:
     """A small card for fanned rows: its sign and shape in the left strip that stays visible.
+    Wordless like the emoji: symbols, shapes and numbers only, the same in every language.
 
     ``face=None`` draws a classic card's back (a card whose face nobody may see).
     """
@@ -428,9 +499,11 @@ def draw_mini(face: Face | None, side: Side | None, palette: Palette, height: in
     _frame(pen, 100, 150, side)
     if face.color is None:
         pen.rounded((8, 8, 92, 142), 9, WILD_FIELD)
-        _wheel(pen, 32, 36, 21, side, palette)
-        sign = _PLUS.get(face.kind) or _MINI_WILD[face.kind]
-        pen.text(32, 84, sign, 36 if len(sign) < 2 else 30, WHITE, 3)
+        if face.kind is Kind.WILD:  # no sign: the wheel alone, in the strip's middle
+            _wheel(pen, 31, 62, 21, side, palette)
+        else:
+            _wheel(pen, 32, 36, 21, side, palette)
+            _wild_sign(pen, face.kind, 31, 84, 31)
         return pen.finish()
     field = palette.fill(face.color)
     pen.rounded((8, 8, 92, 142), 9, field)

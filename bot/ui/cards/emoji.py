@@ -1,8 +1,9 @@
 """Application emoji of the card art, one per face, for the hand's card buttons.
 
-Created once from the art (reused by name after a restart, created only when missing). When
-Discord refuses (no permission, the per-application limit, an outage), buttons fall back to
-the colour emoji of bot/ui/text.py and one warning is logged.
+Created once from the art (reused by name after a restart, created only when missing). The art
+is wordless (symbols, shapes and numbers), so one set per palette serves every server and
+language. When Discord refuses (no permission, the per-application limit, an outage), buttons
+fall back to the colour emoji of bot/ui/text.py and one warning is logged.
 """
 
 from __future__ import annotations
@@ -10,23 +11,33 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 import aiohttp
 import discord
 
-from bot.engine.cards import Face, Side
+from bot.engine.cards import Face, Kind, Side
 
 from ..text import COLOR_EMOJI
-from .cache import DESIGN_VERSION, CardArt
+from .cache import CardArt
 from .catalog import all_faces, face_name
 
-# Discord allows 2,000 emoji per application; every design version and palette needs a set.
+# Discord allows 2,000 emoji per application; every emoji version and palette needs a set.
 APP_EMOJI_LIMIT = 2000
 NAME_RE = re.compile(r"[A-Za-z0-9_]{2,32}")
-# Names this module makes: "uf", the design version, the palette key, "_", the face.
-OURS_RE = re.compile(r"uf(?P<version>[0-9]+)[a-z]+_[a-z0-9_]+")
+# Names this module makes: "uf", the emoji version, the palette key, "_", the face and, for a
+# face redrawn since, "_r" and its revision.
+OURS_RE = re.compile(r"uf(?P<version>[0-9]+)(?P<palette>[a-z]+)_[a-z0-9_]+")
+# The emoji's own version, apart from the card art's DESIGN_VERSION: a change to the faces
+# (their words, the table's language) leaves the emoji as they are. Raising it replaces every
+# emoji of every palette, one REST call each (about 120 per palette).
+EMOJI_VERSION = 1
+# Faces whose emoji art changed within EMOJI_VERSION: a new name replaces only these (the old
+# emoji is deleted as retired), and every other emoji keeps its name and is found after a
+# restart. Revision 2: the letters "S" and "C" on these wilds became symbols, so no emoji
+# shows an English initial.
+EMOJI_REVISIONS: dict[Kind, int] = {Kind.WILD_SHUFFLE_HANDS: 2, Kind.WILD_CUSTOMIZABLE: 2}
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +71,11 @@ FAILURES = (discord.DiscordException, aiohttp.ClientError, OSError, asyncio.Time
 
 
 def emoji_name(face: Face, side: Side | None, palette_key: str) -> str:
-    """The application emoji name of a face, e.g. ``uf1std_red_5`` (valid for Discord)."""
-    name = f"uf{DESIGN_VERSION}{palette_key}_{face_name(face, side)}"
+    """The application emoji name of a face, e.g. ``uf1std_red_5`` or, for a redrawn face,
+    ``uf1std_wild_shuffle_hands_r2`` (valid for Discord)."""
+    revision = EMOJI_REVISIONS.get(face.kind, 1)
+    suffix = f"_r{revision}" if revision > 1 else ""
+    name = f"uf{EMOJI_VERSION}{palette_key}_{face_name(face, side)}{suffix}"
     if not NAME_RE.fullmatch(name):
         raise ValueError(f"not a valid emoji name: {name!r}")
     return name
@@ -88,16 +102,17 @@ class CardEmojis:
         return self._warned
 
     async def ensure(self, client: EmojiHost) -> None:
-        """Reuse the emoji that exist by name, delete those of older designs and create the
-        missing ones; Discord or network failures never raise (buttons fall back to colour
-        emoji, with one warning). Takes a REST call per missing emoji: run it as a task."""
+        """Reuse the emoji that exist by name, delete those of older versions and retired
+        revisions and create the missing ones; Discord or network failures never raise
+        (buttons fall back to colour emoji, with one warning). Takes a REST call per missing
+        emoji: run it as a task."""
         try:
             existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
         except FAILURES as error:
             self._warn(f"could not list the application's emoji ({error})")
             return
-        existing = await self._prune_old_versions(existing)
         wanted = {emoji_name(f, s, self.art.palette.key): (f, s) for f, s in all_faces()}
+        existing = await self._prune_stale(existing, wanted.keys())
         for name in wanted.keys() & existing.keys():
             self._keep(existing[name])
         missing = [name for name in wanted if name not in existing]
@@ -119,13 +134,20 @@ class CardEmojis:
             self.created += 1
             self._keep(emoji)
 
-    async def _prune_old_versions(self, existing: dict[str, AppEmoji]) -> dict[str, AppEmoji]:
-        # Each design version makes a new set; the old sets would otherwise eat into the
-        # 2,000-emoji limit, one set per redesign. A failed delete is left for the next start.
-        kept = dict(existing)
+    async def _prune_stale(
+        self, existing: dict[str, AppEmoji], wanted: Iterable[str]
+    ) -> dict[str, AppEmoji]:
+        # Each emoji version makes a new set, each revision a new emoji: the old ones would
+        # otherwise eat into the 2,000-emoji limit. Stale: ours and of another version, or of
+        # this palette and version but no longer wanted (a face's older revision); another
+        # palette's current set is left alone. A failed delete is left for the next start.
+        kept, wanted = dict(existing), set(wanted)
         for name, emoji in existing.items():
             match = OURS_RE.fullmatch(name)
-            if match is None or int(match["version"]) == DESIGN_VERSION:
+            if match is None:
+                continue
+            current = int(match["version"]) == EMOJI_VERSION
+            if current and (match["palette"] != self.art.palette.key or name in wanted):
                 continue
             try:
                 await emoji.delete()

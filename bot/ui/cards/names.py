@@ -1,4 +1,5 @@
-"""Player names made safe to draw: any unicode in, a short drawable line out, never a crash."""
+"""Text made safe to draw: player names and translated words in, a short drawable line out,
+never a crash."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-from .draw import Font, font
+Font = ImageFont.FreeTypeFont
 
 # A wider-coverage font (Latin, Greek, Cyrillic, Arabic, Hebrew...) when the system has one, as
 # Debian's fonts-dejavu-core installs it; otherwise Pillow's bundled font (ASCII letters only).
@@ -41,7 +42,16 @@ _PLAIN_LATIN = str.maketrans(
 )
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=128)
+def font(size: int) -> Font:
+    """Pillow's bundled scalable font at ``size`` pixels (no font files needed)."""
+    loaded = ImageFont.load_default(size=max(1, size))
+    if not isinstance(loaded, ImageFont.FreeTypeFont):
+        raise RuntimeError("Pillow was built without FreeType; the card art needs it")
+    return loaded
+
+
+@lru_cache(maxsize=64)
 def name_font(size: int) -> Font:
     """The font names are drawn in, ``size`` pixels."""
     for path in NAME_FONT_FILES:
@@ -103,3 +113,17 @@ def safe_name(name: str, face: Font, width: float, fallback: str) -> str:
     if not any(c.isalnum() for c in text):
         text = fallback
     return fit(text, face, width)
+
+
+@lru_cache(maxsize=512)
+def fitted_text(text: str, size: int, width: int) -> tuple[str, Font]:
+    """``text`` in the names' font, ``size`` pixels or smaller (down to two thirds) so that it
+    fits ``width``; cut with an ellipsis when even that is too wide. DejaVu draws å ä ö æ ø;
+    without it the bundled font shows them as plain letters (``drawable``) rather than boxes."""
+    shown, smallest = drawable(text, name_font(size)), size * 2 // 3
+    for pixels in range(size, smallest, -1):
+        face = name_font(pixels)
+        if face.getlength(shown) <= width:
+            return shown, face
+    face = name_font(smallest)
+    return fit(shown, face, width), face

@@ -1,4 +1,5 @@
-"""Colours and colour-free cues (a shape and a word per colour) for the card art."""
+"""Colours and their colour-free cue (a shape per colour) for the card art; the colour's word
+is printed from the caller's CardWords."""
 
 from __future__ import annotations
 
@@ -35,9 +36,6 @@ SHAPES: dict[Color, Shape] = {
     Color.ORANGE: Shape.STAR,
     Color.PURPLE: Shape.CRESCENT,
 }
-
-# The word printed on a card; pink and purple share an initial, so cards carry the whole word.
-WORDS: dict[Color, str] = {color: color.value.upper() for color in Color}
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,6 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -19,8 +18,8 @@ from bot.engine.view import PlayerView
 from ..text import sort_key
 from .cache import CardArt
 from .catalog import all_faces
-from .draw import SUPERSAMPLE, Back, Font, shape_mask
-from .names import drawable, fit, name_font, safe_name
+from .draw import ENGLISH_CARD_WORDS, SUPERSAMPLE, Back, CardWords, shape_mask
+from .names import Font, drawable, fitted_text, name_font, safe_name
 from .palette import INK, RGB, SHAPES, WHITE, Palette
 
 WIDTH = 800
@@ -116,6 +115,7 @@ class PictureWords:
     counts: tuple[str, ...]  # "7 cards" for each seat, in seat order
     next: str  # "Next: {name}"
     player: str  # "Player {number}": a seat whose name has nothing drawable
+    cards: CardWords  # the words printed on the top card and the Flip pile's face
 
 
 def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
@@ -173,13 +173,14 @@ def table_png(picture: TablePicture, art: CardArt, words: PictureWords) -> bytes
     return out.getvalue()
 
 
-def warm(art: CardArt) -> int:
-    """Draw (or load from disk) every card a table picture can use, so no player waits for
-    a first drawing; returns how many pictures are now in memory. Run it off the event loop."""
+def warm(art: CardArt, words: CardWords = ENGLISH_CARD_WORDS) -> int:
+    """Draw (or load from disk) every card a table picture can use, faces printed with
+    ``words``, so no player waits for a first drawing; returns how many pictures are now in
+    memory. Run it off the event loop. Other languages' faces are drawn on first use."""
     pictures = 0
     for face, side in all_faces():
-        art.face_image(face, side, TOP_HEIGHT)
-        art.face_image(face, side, PILE_HEIGHT)
+        art.face_image(face, side, TOP_HEIGHT, words)
+        art.face_image(face, side, PILE_HEIGHT, words)
         pictures += 2
         for _, height, _ in MINI_SIZES:
             art.mini_image(face, side, height)
@@ -313,21 +314,6 @@ def _text(
     draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=INK)
 
 
-@lru_cache(maxsize=512)
-def _fitted(text: str, size: int, width: int) -> tuple[str, Font]:
-    """``text`` in the words' font, ``size`` pixels or smaller (down to two thirds) so that it
-    fits ``width``; cut with an ellipsis when even that is too wide. The words' font is the
-    names' one: DejaVu draws å ä ö æ ø, and without it the bundled font shows them as plain
-    letters (``drawable``) rather than as boxes."""
-    shown, smallest = drawable(text, name_font(size)), size * 2 // 3
-    for pixels in range(size, smallest, -1):
-        face = name_font(pixels)
-        if face.getlength(shown) <= width:
-            return shown, face
-    face = name_font(smallest)
-    return fit(shown, face, width), face
-
-
 def _word(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -339,7 +325,7 @@ def _word(
     stroke: int = 0,
 ) -> float:
     """Draw one of the picture's words at most ``width`` wide; returns its drawn width."""
-    shown, face = _fitted(text, size, width)
+    shown, face = fitted_text(text, size, width)
     _text(draw, xy, shown, face, fill, anchor, stroke)
     return face.getlength(shown)
 
@@ -360,7 +346,7 @@ def _header(
     back_side = Side.LIGHT if picture.side is Side.DARK else Side.DARK
     # The draw pile: in Flip its top card's other side is public; otherwise a plain back.
     if picture.draw_pile_count and flip and picture.draw_pile_back is not None:
-        pile = art.face_image(picture.draw_pile_back, back_side, PILE_HEIGHT)
+        pile = art.face_image(picture.draw_pile_back, back_side, PILE_HEIGHT, words.cards)
     elif picture.draw_pile_count:
         pile = art.back_image(
             Back.CLASSIC if not flip else Back(back_side.name.lower()), PILE_HEIGHT
@@ -372,7 +358,7 @@ def _header(
     else:
         draw.rounded_rectangle((PAD + 4, 26, PAD + 114, 191), 10, outline=theme.muted, width=3)
     _word(draw, (PAD + 59, 214), words.draw_pile, 24, 130, theme.text, "mm", theme.stroke)
-    top = art.face_image(picture.top, picture.side, TOP_HEIGHT)
+    top = art.face_image(picture.top, picture.side, TOP_HEIGHT, words.cards)
     _paste(canvas, top, 160, 16)
     # Beside the colour's shape in the swatch, or centred in it when no colour is named yet.
     if picture.color is not None:
@@ -409,7 +395,7 @@ def _seat(
 ) -> None:
     theme = THEMES[picture.side]
     x, y, w, _ = layout.cell(index)
-    count_text, count_font = _fitted(words.counts[index], 28, w // 2)
+    count_text, count_font = fitted_text(words.counts[index], 28, w // 2)
     count_width = count_font.getlength(count_text)
     uno = seat.said_uno and seat.count == 1
     name_x = x + 14
