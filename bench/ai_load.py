@@ -37,8 +37,8 @@ import simcord
 from bot.ai import Difficulty, Strategy, hard
 from bot.ai.montecarlo import Rollouts
 from bot.client import UnoBot
+from bot.computer_turns import ComputerTurns
 from bot.engine import Move, Phase, PlayerView
-from bot.sessions import GameSession
 
 from .bot_load import (
     SETTLE_TIMEOUT,
@@ -164,8 +164,8 @@ def timing_decisions(result: AiLoadResult) -> Iterator[None]:
     """Time every computer decision, and each wait for one from asking to answer (queue
     included); with ``result.on_loop``, decide on the event loop itself (as the bot did before
     decisions moved to their own thread), for comparison."""
-    original_strategy = GameSession._strategy
-    original_think = GameSession._think
+    original_strategy = ComputerTurns._strategy
+    original_think = ComputerTurns._think
     original_rollouts = hard.run_rollouts  # type: ignore[attr-defined]
 
     def counted_rollouts(*args: Any, **kwargs: Any) -> Rollouts:
@@ -173,26 +173,26 @@ def timing_decisions(result: AiLoadResult) -> Iterator[None]:
         result.rollouts.append(found.runs)
         return found
 
-    def timed_strategy(self: GameSession, player: str) -> Strategy:
+    def timed_strategy(self: ComputerTurns, player: str) -> Strategy:
         return TimedStrategy(original_strategy(self, player), result.decision_ms, result.budget_ms)
 
-    async def timed_think(self: GameSession, strategy: Strategy, view: PlayerView) -> Move:
+    async def timed_think(self: ComputerTurns, strategy: Strategy, view: PlayerView) -> Move:
         started = time.perf_counter()
         try:
             if result.on_loop:
-                return strategy.choose_move(view, self.ai_rng)
+                return strategy.choose_move(view, self.rng)
             return await original_think(self, strategy, view)
         finally:
             result.answer_ms.append((time.perf_counter() - started) * 1000)
 
-    GameSession._strategy = timed_strategy  # type: ignore[method-assign]
-    GameSession._think = timed_think  # type: ignore[method-assign]
+    ComputerTurns._strategy = timed_strategy  # type: ignore[method-assign]
+    ComputerTurns._think = timed_think  # type: ignore[method-assign]
     hard.run_rollouts = counted_rollouts  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        GameSession._strategy = original_strategy  # type: ignore[method-assign]
-        GameSession._think = original_think  # type: ignore[method-assign]
+        ComputerTurns._strategy = original_strategy  # type: ignore[method-assign]
+        ComputerTurns._think = original_think  # type: ignore[method-assign]
         hard.run_rollouts = original_rollouts  # type: ignore[attr-defined]
 
 

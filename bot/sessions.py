@@ -4,6 +4,8 @@ Every click and command of a channel runs under that session's lock, one at a ti
 decides what a change means (or refuses it with a ``TableError``); the engine decides the
 rules; the session only schedules, saves and shows. A click's answer goes out after the lock
 is released and the change is saved, so nothing ever waits for the store under the lock.
+Each session owns its computer players (``bot.computer_turns``) and its messages that everyone
+in the channel sees (``bot.public_messages``).
 """
 
 from __future__ import annotations
@@ -12,33 +14,29 @@ import asyncio
 import contextlib
 import gc
 import logging
-import random
 import secrets
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from functools import partial
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
 import discord
 
-from bot.ai import Strategy, strategy_for, wants_to_catch
+from bot.computer_turns import ComputerTurns
 from bot.config import Settings
 from bot.edits import EditBudget, process_share
 from bot.engine import (
     CallUno,
     Catch,
     IllegalMove,
-    Move,
     Phase,
-    PlayerView,
     RuleSet,
-    public_view,
     view_for,
 )
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
-from bot.engine.players import Difficulty
 from bot.persistence import Persistence
+from bot.public_messages import Messenger, PublicMessages
 from bot.server_settings import ServerSettings, Timers
 from bot.servers import ServerSettingsBook
 from bot.store import LiveGame, SavedLobby
@@ -47,7 +45,7 @@ from bot.thinking import Thinker
 from bot.ui import render, words
 from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
 from bot.ui.i18n import Lang, public_language, resolve, t, tn
-from bot.ui.pictures import PICTURE_URL, LastPicture, Pictures, picture_file
+from bot.ui.pictures import Pictures
 from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
 
 log = logging.getLogger(__name__)
@@ -76,16 +74,6 @@ UNCHANGED_AND_FAILED = "error.unchanged"
 CHANGED_BUT_FAILED = "error.shown_failed"
 
 
-class Messenger(Protocol):
-    """The part of the bot a session talks to Discord through (``UnoBot`` is one)."""
-
-    def get_partial_messageable(
-        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
-    ) -> discord.PartialMessageable:
-        """A channel to send to and edit in, by id."""
-        ...
-
-
 class GameSession:
     """A lobby that becomes a game, in one channel: the table and everything that moves it."""
 
@@ -94,28 +82,15 @@ class GameSession:
         self.manager = manager
         self.state = state
         self.lock = asyncio.Lock()
-        # Made at the first computer player's decision: most tables have none, and a Random
-        # holds 2.5 KB of state (25 MB at 10,000 live games).
-        self._ai_rng: random.Random | None = None
+        self.computer_turns = ComputerTurns(self, manager.thinker, manager.settings, manager.spawn)
+        self.public_messages = PublicMessages(self, manager.bot, manager.edits, manager.pictures)
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
         self._round_task: asyncio.Task[None] | None = None
-        self._closed_render = render.closed_message(
-            t(self.lang, "closed.title"), t(self.lang, "closed.over")
-        )
         self._saved: asyncio.Future[bool] | None = None
-        self._shows_closed = False  # the public message says why the session closed
-        self._picture = LastPicture()
         # Each player's latest hand opened by Hand, and when: the next one replaces it.
         self._hands: dict[str, tuple[Interaction, float]] = {}
-
-    @property
-    def ai_rng(self) -> random.Random:
-        """The computer players' randomness at this table."""
-        if self._ai_rng is None:
-            self._ai_rng = random.Random(secrets.randbits(63))
-        return self._ai_rng
 
     @property
     def id(self) -> str:
@@ -144,8 +119,8 @@ class GameSession:
         """A computer player's seat name in the table's language ("Cara 🤖")."""
         return words.ai_name(self.lang, first_name)
 
-    # The table's own timers and catch rate, fixed when its lobby opened; a table saved
-    # before it kept them follows the host's config.
+    # The table's own timers, fixed when its lobby opened; a table saved before it kept them
+    # follows the host's config.
 
     @property
     def lobby_timeout(self) -> int:
@@ -158,12 +133,6 @@ class GameSession:
         """Seconds into a turn when its player is pinged (0: never)."""
         own = self.state.turn_reminder
         return self.manager.settings.turn_reminder if own is None else own
-
-    @property
-    def catch_rate(self) -> float:
-        """How often a computer player catches a forgotten UNO."""
-        own = self.state.ai_catch_rate
-        return self.manager.settings.ai_catch_rate if own is None else own
 
     @property
     def jump_url(self) -> str:
@@ -184,7 +153,7 @@ class GameSession:
         self.touch_lobby(left)
         if left > 0:
             self.state.log.append(t(self.lang, "log.restarted_lobby"))
-            self.request_table_update()
+            self.public_messages.request_update()
 
     def resume(self) -> None:
         """Carry on after a restart: timers start afresh and the table says so."""
@@ -192,12 +161,12 @@ class GameSession:
         assert game is not None
         self.state.log.append(t(self.lang, "log.restarted_game"))
         # The turn timer starts afresh, and with it the reminder.
-        self._clear_reminder()
+        self.public_messages.clear_reminder()
         if game.phase is Phase.ROUND_OVER:
             self._schedule_next_round()
         elif game.phase not in TERMINAL_PHASES:
             self._restart_turn_timer()
-        self.request_table_update()
+        self.public_messages.request_update()
 
     # ------------------------------------------------------------------ rendering
 
@@ -246,101 +215,6 @@ class GameSession:
         except discord.HTTPException as exc:
             # Dismissed by its owner already, or the token ran out: nothing is left to do.
             log.info("session %s: could not delete an old hand: %s", self.id, exc)
-
-    async def _respond_public(self, interaction: Interaction) -> None:
-        # The click came from the public message itself: the response edits it in place, at
-        # once and without the picture (drawing it would hold up the answer); a table that
-        # shows one gets it by the next coalesced edit.
-        shown = self.render_public()
-        await edit_in_place(
-            interaction,
-            content=shown.content,
-            embed=shown.embed,
-            view=shown.view,
-            attachments=[],
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        if self._picture_view() is None:
-            self.manager.edits.discard(self.id)  # the response showed the table as it is now
-        else:
-            self.request_table_update()
-
-    # ------------------------------------------------------------------ table edits
-
-    def request_table_update(self) -> None:
-        """Edit the public message soon, within the bot's edit budget; changes made before the
-        edit goes out are shown by that one edit."""
-        self.manager.edits.request(self.id, self._flush_table)
-
-    async def _flush_table(self) -> None:
-        # Drawn when the budget sends it, so it shows every change made until then.
-        if self.state.message_id is not None:
-            await self._edit_public(*await self._public_now())
-
-    async def _public_now(self) -> tuple[render.Rendered, bytes | None]:
-        """What the public message should show now, and its picture (None: no picture): why
-        the session closed, once that is shown, else the lobby or table. The picture is drawn
-        off the event loop from the same moment's view as the words."""
-        if self._shows_closed:
-            return self._closed_render, None
-        shown = self.render_public()
-        view = self._picture_view()
-        if view is None:
-            return shown, None
-        png = await self.manager.pictures.table_png(
-            view, self.state.name, self.state.palette, self._picture, self.lang
-        )
-        if png is not None:
-            shown.embed.set_image(url=PICTURE_URL)
-        return shown, png
-
-    def _picture_view(self) -> PlayerView | None:
-        """The public view the table picture shows now, or None when the message shows no
-        picture (pictures off, a lobby, a round's or game's end)."""
-        game = self.state.game
-        if not self.state.pictures or game is None or game.phase in TERMINAL_PHASES:
-            return None
-        return public_view(game)
-
-    async def _edit_public(self, shown: render.Rendered, png: bytes | None = None) -> None:
-        channel = self.manager.bot.get_partial_messageable(self.channel_id)
-        mentions = discord.AllowedMentions(users=True)
-        try:
-            if self.state.message_id is None:
-                raise discord.NotFound  # type: ignore[call-arg]
-            # The picture replaces the last one in the same request; none removes it.
-            await channel.get_partial_message(self.state.message_id).edit(
-                content=shown.content,
-                embed=shown.embed,
-                view=shown.view,
-                attachments=[picture_file(png)] if png is not None else [],
-                allowed_mentions=mentions,
-            )
-        except discord.NotFound:
-            # Someone deleted the table: post a new one (a request of its own, so within the
-            # budget too) rather than lose the game.
-            self.state.message_id = None
-            self.manager.edits.call(self._post_public)
-        except discord.HTTPException as exc:
-            log.warning("session %s: table edit failed: %s", self.id, exc)
-
-    async def _post_public(self) -> None:
-        """Post the public message anew (drawn now), where the old one was deleted."""
-        if self.state.message_id is not None:
-            return  # posted meanwhile
-        shown, png = await self._public_now()
-        if self.state.message_id is not None:
-            return  # posted while the picture was drawn
-        channel = self.manager.bot.get_partial_messageable(self.channel_id)
-        message = await channel.send(
-            content=shown.content,
-            embed=shown.embed,
-            view=shown.view or discord.ui.View(),
-            files=[picture_file(png)] if png is not None else discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        self.state.message_id = message.id
-        self.saving()
 
     # ------------------------------------------------------------------ saving
 
@@ -397,7 +271,7 @@ class GameSession:
         elif click.action == "start":
             self.start_game(user.id)
             self.saving()
-            return lambda: self._respond_public(interaction)
+            return lambda: self.public_messages.answer_in_place(interaction)
         elif click.action == "addai":
             state.host_adds_ai(user.id, self.ai_name)
         elif click.action == "dropai":
@@ -407,18 +281,18 @@ class GameSession:
             if user.id != state.host_id and not can_moderate(interaction, role):
                 raise TableError("lobby.cancel.not_allowed")
             await self.close(t(self.lang, "lobby.cancelled", name=safe_name(user.display_name)))
-            await self.show_closed(interaction)
+            await self.public_messages.show_closed(interaction)
             return None
         self.touch_lobby()
         self.saving()
-        return lambda: self._respond_public(interaction)
+        return lambda: self.public_messages.answer_in_place(interaction)
 
     async def _leave_lobby(self, interaction: Interaction) -> None:
         seat = self.state.seat_of(interaction.user.id)
         if seat is None:
             raise TableError("lobby.not_in")
         if not await self.leave_lobby(seat, t(self.lang, "lobby.left", name=safe_name(seat.name))):
-            await self.show_closed(interaction)
+            await self.public_messages.show_closed(interaction)
 
     async def leave_lobby(self, seat: Seat, text: str) -> bool:
         """Take a player out of the lobby (``text`` says so in the table's language); False if
@@ -462,7 +336,7 @@ class GameSession:
             return self._table_move(interaction, player, Catch(target), done)
         self._begin_next_round()
         self.saving()
-        return lambda: self._respond_public(interaction)
+        return lambda: self.public_messages.answer_in_place(interaction)
 
     def _missed_a_catch(self, user_id: int) -> NoReturn:
         """Refuse a catch with nobody to catch; one in quick succession is told to wait."""
@@ -477,7 +351,7 @@ class GameSession:
     ) -> Answer:
         # An IllegalMove goes up to ``SessionManager.run``, which says it in the reader's language.
         events = self.state.play(player, move)
-        self._record(events, player, turn_move=False)
+        self.record(events, player, turn_move=False)
         self.saving()
         return lambda: reply(interaction, done)
 
@@ -513,7 +387,7 @@ class GameSession:
             notice = words.illegal_move_text(lang, str(exc))
             await self._respond_hand(interaction, player, edit=True, notice=notice)
             return None
-        self._record(events, player, turn_move=not isinstance(move, CallUno | Catch))
+        self.record(events, player, turn_move=not isinstance(move, CallUno | Catch))
         self.saving()
         notice = words.private_notice(lang, events, player, self.name)
         return lambda: self._answer_move(interaction, player, notice)
@@ -529,18 +403,18 @@ class GameSession:
 
     # ------------------------------------------------------------------ state changes
 
-    def _record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
+    def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
         """Narrate events, move the turn serial, reset timers and schedule the table edit."""
         self.state.record(words.narrate(self.lang, events, self.name), actor, turn_move=turn_move)
         if turn_move:
             self._after_state_change()
-        self._watch_for_forgotten_uno()
-        self.request_table_update()
+        self.computer_turns.watch_for_forgotten_uno()
+        self.public_messages.request_update()
 
     def _after_state_change(self) -> None:
         game = self.state.game
         assert game is not None
-        self._clear_reminder()
+        self.public_messages.clear_reminder()
         if game.phase is Phase.ROUND_OVER:
             self._cancel(self._turn_task)
             self._schedule_next_round()
@@ -554,7 +428,7 @@ class GameSession:
         game = self.state.game
         assert game is not None
         if self.state.is_ai(game.current_player):
-            turn = self._ai_turn(self.state.serial)
+            turn = self.computer_turns.play_turn(self.state.serial)
         else:
             turn = self._turn_timer(self.state.serial)
         self._turn_task = self.manager.spawn(turn, f"turn-{self.id}")
@@ -568,7 +442,7 @@ class GameSession:
     async def remove_player(self, player: str, reason: str) -> None:
         """Take a player out of the running game (leave, kick; ``reason`` a ``words.REMOVED_*``
         code); the engine decides the rest."""
-        self._record(self.state.remove(player, reason), None, turn_move=True)
+        self.record(self.state.remove(player, reason), None, turn_move=True)
         self.saving()
 
     async def remove_ai(self, seat: Seat, user_id: int) -> None:
@@ -577,90 +451,9 @@ class GameSession:
             self.state.drop_ai(user_id, seat)
             self.touch_lobby()
             self.saving()
-            self.request_table_update()
+            self.public_messages.request_update()
         else:
             await self.remove_player(seat.player_id, words.REMOVED_KICKED)
-
-    # ------------------------------------------------------------------ computer players
-
-    def _strategy(self, player: str) -> Strategy:
-        seat = self.state.seat_of_player(player)
-        difficulty: Difficulty = seat.ai if seat is not None and seat.ai else "normal"
-        return strategy_for(difficulty, self.catch_rate)
-
-    async def _play_for(self, player: str, strategy: Strategy) -> list[ev.Event]:
-        """Let ``strategy`` make ``player``'s decision (UNO calls and catches come first).
-
-        The strategy thinks on the computer players' thread, on a snapshot of the view (a hard
-        decision takes up to 50 ms), so the event loop keeps answering clicks meanwhile; the
-        session lock, held by the caller, keeps this game unchanged until the move lands.
-        """
-        game = self.state.game
-        assert game is not None
-        events: list[ev.Event] = []
-        for _ in range(4):
-            move = await self._think(strategy, view_for(game, player))
-            events += self.state.play(player, move)
-            if not isinstance(move, CallUno | Catch):
-                break
-        return events
-
-    async def _play_or_fall_back(self, player: str, strategy: Strategy) -> list[ev.Event]:
-        """``_play_for``; if the strategy fails, the timeout move, so the table never stalls."""
-        try:
-            return await self._play_for(player, strategy)
-        except Exception:
-            log.exception("session %s: computer player %s failed", self.id, player)
-            game = self.state.game
-            assert game is not None
-            return game.auto_play(player)
-
-    async def _think(self, strategy: Strategy, view: PlayerView) -> Move:
-        """The strategy's move for ``view``, worked out on the computer players' thread."""
-        return await self.manager.thinker.decide(strategy, view, self.ai_rng)
-
-    async def _ai_turn(self, serial: int) -> None:
-        delay = self.manager.settings.ai_delay
-        if delay:
-            await asyncio.sleep(delay)
-        async with self.lock:
-            player = self._turn_due(serial)
-            if player is None:
-                return
-            events = await self._play_or_fall_back(player, self._strategy(player))
-            self._record(events, player, turn_move=True)
-            self.saving()
-
-    def _turn_due(self, serial: int) -> str | None:
-        """The player whose turn a timer started at ``serial`` is still for, if any."""
-        state = self.state
-        if state.closed or state.game is None or serial != state.serial or state.round_over:
-            return None
-        return state.game.current_player
-
-    def _watch_for_forgotten_uno(self) -> None:
-        game = self.state.game
-        if game is None or not any(self.state.is_ai(p) for p in game.players):
-            return
-        target = game.catchable()
-        if target is not None and not self.state.is_ai(target):
-            self.manager.spawn(self._ai_catch(target), f"catch-{self.id}")
-
-    async def _ai_catch(self, target: str) -> None:
-        # Faster than an AI's own turn, so a human can be caught before the window closes.
-        delay = self.manager.settings.ai_delay / 2
-        if delay:
-            await asyncio.sleep(delay)
-        async with self.lock:
-            game = self.state.game
-            if self.state.closed or game is None or game.catchable() != target:
-                return
-            for player in [p for p in game.players if self.state.is_ai(p)]:
-                catch = wants_to_catch(view_for(game, player), self.ai_rng, self.catch_rate)
-                if catch is not None:
-                    self._record(self.state.play(player, catch), player, turn_move=False)
-                    self.saving()
-                    return
 
     # ------------------------------------------------------------------ timers
 
@@ -672,74 +465,20 @@ class GameSession:
         if 0 < reminder < timeout:
             await asyncio.sleep(reminder)
             # Sent within the bot's budget of REST calls, drawn when it goes out.
-            self.manager.edits.call(partial(self._remind, serial, deadline))
+            self.manager.edits.call(partial(self.public_messages.remind, serial, deadline))
         await asyncio.sleep(max(0.0, deadline - loop.time()))
         async with self.lock:
-            player = self._turn_due(serial)
+            player = self.state.turn_due(serial)
             game = self.state.game
             if player is None or game is None:
                 return
             if self.state.ai_takeover:
-                events = await self._play_or_fall_back(player, strategy_for("normal", 0.0))
+                events = await self.computer_turns.take_over(player)
             else:
                 events = game.auto_play(player)
             self.state.log.append(t(self.lang, "log.timed_out", name=self.name(player)))
-            self._record(self.state.timed_out(player, events), None, turn_move=True)
+            self.record(self.state.timed_out(player, events), None, turn_move=True)
             self.saving()
-
-    async def _remind(self, serial: int, deadline: float) -> None:
-        """Ping the person whose turn it still is (it ends at loop time ``deadline``), in a
-        message of its own: Discord does not notify for a mention added to the table by an
-        edit."""
-        player = self._turn_due(serial)
-        seat = None if player is None else self.state.seat_of_player(player)
-        left = deadline - asyncio.get_running_loop().time()
-        if seat is None or seat.user_id is None or self.state.reminder_id or left <= 0:
-            return
-        channel = self.manager.bot.get_partial_messageable(self.channel_id)
-        text = t(
-            self.lang,
-            "reminder",
-            mention=f"<@{seat.user_id}>",
-            seconds=round(left),
-            url=self.jump_url,
-        )
-        # Sent without the session lock: a slow or rate-limited send must not hold up clicks.
-        try:
-            message = await channel.send(
-                text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)])
-            )
-        except discord.HTTPException as exc:
-            log.warning("session %s: turn reminder failed: %s", self.id, exc)
-            return
-        async with self.lock:
-            if self._turn_due(serial) != player or self.state.reminder_id is not None:
-                # The turn ended while the reminder was on its way.
-                self._delete_message(message.id)
-                return
-            self.state.reminder_id = message.id
-            # Saved, so a restart in the middle of the turn still deletes it.
-            self.saving()
-
-    def _clear_reminder(self) -> None:
-        """Delete the turn reminder, if one is up (its turn is over)."""
-        message_id = self.state.reminder_id
-        if message_id is None:
-            return
-        self.state.reminder_id = None
-        self._delete_message(message_id)
-
-    def _delete_message(self, message_id: int) -> None:
-        """Delete one of the session's messages soon, within the bot's budget."""
-        self.manager.edits.call(partial(self._send_delete, message_id))
-
-    async def _send_delete(self, message_id: int) -> None:
-        channel = self.manager.bot.get_partial_messageable(self.channel_id)
-        try:
-            await channel.get_partial_message(message_id).delete()
-        except discord.HTTPException as exc:
-            # Already deleted by someone, or no permission: nothing is left to do.
-            log.info("session %s: could not delete message %s: %s", self.id, message_id, exc)
 
     def _schedule_next_round(self) -> None:
         self._cancel(self._round_task)
@@ -757,31 +496,23 @@ class GameSession:
                 return
             if game.round_no == round_no:
                 self._begin_next_round()
-                self.request_table_update()
+                self.public_messages.request_update()
                 self.saving()
 
     # ------------------------------------------------------------------ closing
 
-    async def show_closed(self, interaction: Interaction | None = None) -> None:
-        """Show why the session closed on its public message (in place when clicked there)."""
-        self._shows_closed = True
-        if interaction is None:
-            self.request_table_update()  # within the budget, like every table edit
-        else:
-            await edit_in_place(
-                interaction, content=None, embed=self._closed_render.embed, view=None
-            )
-
     async def close_with(self, title: str, text: str) -> None:
         """Close the session and edit its public message to say why."""
         await self.close(text, title)
-        await self.show_closed()
+        await self.public_messages.show_closed()
 
     async def close(self, text: str, title: str | None = None) -> None:
         """Stop timers and forget the session (the public message is the caller's to edit);
         ``text`` and ``title`` are in the table's language."""
         title = t(self.lang, "closed.title") if title is None else title
-        self._closed_render = render.closed_message(title, text, self.state, self.lang)
+        self.public_messages.closed_render = render.closed_message(
+            title, text, self.state, self.lang
+        )
         self.stop_timers()
         await self.manager.forget(self)
 
@@ -791,7 +522,7 @@ class GameSession:
         self.state.revision += 1
         for task in (self._turn_task, self._lobby_task, self._round_task):
             self._cancel(task)
-        self._clear_reminder()
+        self.public_messages.clear_reminder()
 
     @staticmethod
     def _cancel(task: asyncio.Task[None] | None) -> None:

@@ -153,6 +153,12 @@ class TableState:
         """Whether the game waits between rounds, or is over (no turn is being played)."""
         return self.game is not None and self.game.phase in TERMINAL_PHASES
 
+    def turn_due(self, serial: int) -> str | None:
+        """The player whose turn a timer started at ``serial`` is still for, if any."""
+        if self.closed or self.game is None or serial != self.serial or self.round_over:
+            return None
+        return self.game.current_player
+
     def final_hands(self) -> list[tuple[str, list[Face], int]]:
         """Every seated player's hand faces and points on the side the round ended on."""
         game = self._game()

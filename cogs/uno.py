@@ -416,9 +416,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             said = words.removal_text(session.lang, safe_name(seat.name), reason)
             if await session.leave_lobby(seat, said):
                 session.saving()
-                session.request_table_update()
+                session.public_messages.request_update()
             else:
-                await session.show_closed()
+                await session.public_messages.show_closed()
             text = t(lang, "lobby.you_left" if you else "cmd.reply.done")
         else:
             if not state.in_game(user_id):

@@ -111,7 +111,7 @@ class Table:
         """Edit the public table now, as the next move would (after ``rig`` changed the game)."""
         # Drawn and sent at once, past the edit budget, whose timer would also need the
         # simulated clock moved (and with it every turn timer).
-        await self.session._flush_table()
+        await self.session.public_messages.edit_now()
 
     async def save_now(self) -> None:
         """Save the session as the bot does after a move, and wait until it is written."""

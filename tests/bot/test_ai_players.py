@@ -10,10 +10,10 @@ import pytest
 
 from bot.ai import Strategy
 from bot.client import UnoBot
+from bot.computer_turns import ComputerTurns
 from bot.config import Settings
 from bot.engine import Move, Phase, PlayerView
 from bot.engine.snapshot import dump_state
-from bot.sessions import GameSession
 
 from .conftest import World
 from .driver import TERMINAL, Table, buttons, embed_text, labels, rig
@@ -151,7 +151,7 @@ async def test_a_failing_takeover_still_ends_the_timed_out_turn(
 ) -> None:
     """If the takeover AI fails, the timed-out player draws as without takeover."""
 
-    monkeypatch.setattr("bot.sessions.strategy_for", lambda *_: BrokenStrategy())
+    monkeypatch.setattr("bot.computer_turns.strategy_for", lambda *_: BrokenStrategy())
     table = Table(world, 2)
     await table.start("uno classic start", ai_takeover=True)
     rig(table, ["R5 R6 R7", "G1 G2 G3"], top="R3", current=0)
@@ -223,7 +223,7 @@ async def test_computer_players_think_off_the_event_loop(
 ) -> None:
     """A decision (up to 50 ms for hard) runs on the computer players' thread, not the loop's."""
     threads: list[threading.Thread] = []
-    choose_strategy = GameSession._strategy
+    choose_strategy = ComputerTurns._strategy
 
     class Watched:
         def __init__(self, inner: Strategy) -> None:
@@ -237,10 +237,10 @@ async def test_computer_players_think_off_the_event_loop(
         def within(self, seconds: float) -> Strategy:
             return Watched(self.inner.within(seconds))
 
-    def watched(self: GameSession, player: str) -> Any:
+    def watched(self: ComputerTurns, player: str) -> Any:
         return Watched(choose_strategy(self, player))
 
-    monkeypatch.setattr(GameSession, "_strategy", watched)
+    monkeypatch.setattr(ComputerTurns, "_strategy", watched)
     table, _, _ = await person_plays_red_1_before_an_ai(world)
     await world.env.settle()
     assert table.game.top_face().name() == "Red 4"
@@ -252,7 +252,7 @@ async def test_a_failing_computer_player_takes_the_timeout_move_instead(
 ) -> None:
     """A bug in a strategy never stalls the table: the AI's turn falls back to a draw."""
 
-    monkeypatch.setattr(GameSession, "_strategy", lambda *_: BrokenStrategy())
+    monkeypatch.setattr(ComputerTurns, "_strategy", lambda *_: BrokenStrategy())
     table, human, computer = await person_plays_red_1_before_an_ai(world)
     await world.env.settle()
     assert table.game.current_player == human

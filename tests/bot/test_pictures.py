@@ -48,7 +48,7 @@ async def shown(world: World) -> None:
     on its worker thread SimCord's virtual clock and the loop's clock disagree, so the edit
     budget's own timer may not fire inside a test; a real event loop has one clock."""
     for session in world.bot.sessions.by_id.values():
-        await session._flush_table()
+        await session.public_messages.edit_now()
     world.bot.sessions.edits.discard(session.id)
     await world.env.settle()
 
@@ -79,7 +79,7 @@ async def test_the_table_picture_rides_on_each_table_edit(world: World) -> None:
     await table.start("uno classic start")
     rig(table, ["R5 R7 B1", "R6 G8 R9"], top="R3")
     anna, _ = table.game.players
-    table.session.request_table_update()
+    table.session.public_messages.request_update()
     hand = await table.hand(anna)
     public = table.public
     [picture] = public.attachments
@@ -94,7 +94,7 @@ async def test_the_table_picture_rides_on_each_table_edit(world: World) -> None:
     assert replaced.id != picture.id
     drawn = world.bot.sessions.pictures.drawn
     table.session.state.log.append("a line of words only")
-    table.session.request_table_update()
+    table.session.public_messages.request_update()
     await shown(world)
     assert len(table.public.attachments) == 1
     assert world.bot.sessions.pictures.drawn == drawn  # same picture, not drawn again

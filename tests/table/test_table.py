@@ -132,6 +132,20 @@ def test_record_moves_the_serial_only_for_turn_moves() -> None:
     assert state.serial == serial + 1
 
 
+def test_a_turn_is_due_only_at_its_own_serial_while_the_table_plays() -> None:
+    """A timer's turn is due while nothing moved since it started; not in a lobby or once
+    the table closed."""
+    assert lobby().turn_due(0) is None
+    state = started()
+    game = state.game
+    assert game is not None
+    serial = state.serial
+    assert state.turn_due(serial) == game.current_player
+    assert state.turn_due(serial - 1) is None
+    state.closed = True
+    assert state.turn_due(serial) is None
+
+
 def test_three_timeouts_in_a_row_remove_a_player() -> None:
     """The third timeout in a row takes the player out; the game then ends with one left."""
     state = started()
