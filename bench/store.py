@@ -457,7 +457,7 @@ async def run(args: argparse.Namespace, folder: Path) -> list[str]:
             finally:
                 await connection.close()
             commit = "off" if args.async_commit else "on"
-            cluster = f", shard claims of {shard_count} shards" if shard_count else ""
+            cluster = f", each process claiming a shard of {shard_count}" if shard_count else ""
             lines.append(
                 f"backend: PostgreSQL {version} at {describe_url(args.postgres)},"
                 f" synchronous_commit={commit}{cluster}"
