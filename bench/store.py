@@ -12,6 +12,10 @@ backfill is timed too). Then it times, through the public async API:
 - writes per second from ``--writers`` bot processes at once, each saving a snapshot per move
   and recording a round (with its snapshot) every tenth move on its own game.
 
+``--shards`` (PostgreSQL) runs each process as a shard-cluster process: the timing process
+claims shard 0 and writer n shard n + 1 of ``--writers`` + 1, with its games on its own
+shard, so every write pays the shard claim's check (the fencing token).
+
     .venv/bin/python -m bench.store                        # SQLite; a few minutes
     .venv/bin/python -m bench.store --backend postgres     # creates and drops its own database
     .venv/bin/python -m bench.store --rows 20000 --writers 2 --write-seconds 2   # quick run
@@ -45,7 +49,7 @@ import aiosqlite
 import asyncpg
 
 from bot.engine import Game, RuleSet, dumps
-from bot.store import RoundRecord, RoundScore, Store, describe_url, open_store
+from bot.store import RoundRecord, RoundScore, Shards, Store, describe_url, open_store
 from bot.store.backend import Connection
 from bot.store.migrate import migrate
 from bot.store.models import Scope, SortKey, VariantFilter
@@ -71,6 +75,16 @@ def player_id(index: int) -> int:
 
 
 Batch = tuple[str, Sequence[tuple[object, ...]]]
+
+
+async def open_as_shard(url: str, shard: int, count: int) -> tuple[Store, int]:
+    """The store of a process running ``shard`` of ``count`` (every shard when ``count`` is
+    0), and a server id of that shard for its games."""
+    store = await open_store(url)
+    if not count:
+        return store, guild_id(shard)
+    await store.claim_shards(Shards(count, frozenset({shard})))
+    return store, ((count + shard) << 22) | 1
 
 
 def generate(servers: int, rows: int, rng: random.Random) -> Iterator[Batch]:
@@ -237,10 +251,13 @@ def percentiles(times: list[float]) -> str:
     return f"p50 {statistics.median(times):.3f} ms, p99 {cuts[98]:.3f} ms, max {max(times):.3f} ms"
 
 
-async def measure(url: str, servers: int, samples: int, seed: int) -> dict[str, str]:
-    """Time leaderboard pages, ranks, snapshot writes and round records."""
+async def measure(
+    url: str, servers: int, samples: int, seed: int, shard_count: int = 0
+) -> dict[str, str]:
+    """Time leaderboard pages, ranks, snapshot writes and round records (as the process of
+    shard 0 of ``shard_count``, when set)."""
     rng = random.Random(seed)
-    store = await open_store(url)
+    store, own_guild = await open_as_shard(url, 0, shard_count)
     figures: dict[str, str] = {}
     try:
 
@@ -275,7 +292,7 @@ async def measure(url: str, servers: int, samples: int, seed: int) -> dict[str, 
             figures[f"{scope} rank_of"] = percentiles(await sample(rank(scope), samples))
 
         players = [(player_id(p), f"Player {p}") for p in range(SEATS)]
-        game = await store.games.create_game(guild_id(0), 1, "flip", "{}", players)
+        game = await store.games.create_game(own_guild, 1, "flip", "{}", players)
         engine = Game.new([str(p) for p, _ in players], RuleSet(variant="flip"), seed=seed)
         state = dumps(engine)
         ui = json.dumps({"table_message": 1234567890123456789, "hands": {}})
@@ -309,13 +326,17 @@ async def measure(url: str, servers: int, samples: int, seed: int) -> dict[str, 
     return figures
 
 
-def writer(url: str, index: int, seconds: float, ready: Any, start: Any, done: Any) -> None:
-    """One bot process: snapshot per move, a round every tenth move, on its own game."""
+def writer(
+    url: str, index: int, seconds: float, shard_count: int, ready: Any, start: Any, done: Any
+) -> None:
+    """One bot process: snapshot per move, a round every tenth move, on its own game (on its
+    own shard when ``shard_count`` is set)."""
 
     async def run() -> int:
-        store = await open_store(url)
+        shard = index + 1 if shard_count else 10_000 + index
+        store, guild = await open_as_shard(url, shard, shard_count)
         players = [(player_id(900_000 + index * SEATS + seat), f"W{seat}") for seat in range(SEATS)]
-        game = await store.games.create_game(guild_id(10_000 + index), 1, "flip", "{}", players)
+        game = await store.games.create_game(guild, 1, "flip", "{}", players)
         state = Game.new([str(p) for p, _ in players], RuleSet(variant="flip"), seed=index)
         text, ui = dumps(state), json.dumps({"table_message": index})
         ready.release()
@@ -341,12 +362,12 @@ def writer(url: str, index: int, seconds: float, ready: Any, start: Any, done: A
     done.put(asyncio.run(run()))
 
 
-def writes_per_second(url: str, processes: int, seconds: float) -> str:
+def writes_per_second(url: str, processes: int, seconds: float, shard_count: int = 0) -> str:
     """Total committed writes per second from ``processes`` writer processes at once."""
     context = multiprocessing.get_context("spawn")
     ready, start, done = context.Semaphore(0), context.Event(), context.Queue()
     workers = [
-        context.Process(target=writer, args=(url, n, seconds, ready, start, done))
+        context.Process(target=writer, args=(url, n, seconds, shard_count, ready, start, done))
         for n in range(processes)
     ]
     for worker in workers:
@@ -423,9 +444,12 @@ async def run(args: argparse.Namespace, folder: Path) -> list[str]:
         elif not path.exists():
             build_times = await build(path, args.servers, args.rows, args.seed)
         counts, distinct, size = await table_counts(url)
-        figures = await measure(url, args.servers, args.samples, args.seed)
+        shard_count = args.writers + 1 if args.shards else 0
+        figures = await measure(url, args.servers, args.samples, args.seed, shard_count)
         if args.writers:
-            figures["writes per second"] = writes_per_second(url, args.writers, args.write_seconds)
+            figures["writes per second"] = writes_per_second(
+                url, args.writers, args.write_seconds, shard_count
+            )
         if args.backend == "postgres":
             connection = await asyncpg.connect(args.postgres)
             try:
@@ -433,9 +457,10 @@ async def run(args: argparse.Namespace, folder: Path) -> list[str]:
             finally:
                 await connection.close()
             commit = "off" if args.async_commit else "on"
+            cluster = f", each process claiming a shard of {shard_count}" if shard_count else ""
             lines.append(
                 f"backend: PostgreSQL {version} at {describe_url(args.postgres)},"
-                f" synchronous_commit={commit}"
+                f" synchronous_commit={commit}{cluster}"
             )
         else:
             lines.append(f"backend: SQLite {sqlite3.sqlite_version}, WAL, synchronous=NORMAL")
@@ -455,6 +480,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--postgres", default=POSTGRES, help="PostgreSQL server URL")
     parser.add_argument(
         "--async-commit", action="store_true", help="PostgreSQL: synchronous_commit = off"
+    )
+    parser.add_argument(
+        "--shards", action="store_true", help="PostgreSQL: each process claims its own shard"
     )
     parser.add_argument("--rows", type=int, default=1_000_000, help="round-score rows")
     parser.add_argument("--servers", type=int, default=1_000)

@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
+from .shards import ShardClaim
+
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 # A result row: sqlite3.Row or asyncpg.Record; both read columns by name and list keys().
@@ -36,6 +38,12 @@ class Connection(Protocol):
     @property
     def dialect(self) -> Dialect:
         """Which engine this is."""
+        ...
+
+    @property
+    def claim(self) -> ShardClaim | None:
+        """The shard claim this process's writes must still hold, or None: nothing to check
+        (SQLite, or a single process owning every shard)."""
         ...
 
     async def execute(self, sql: str, params: Params = ()) -> Executed:

@@ -14,6 +14,7 @@ import aiosqlite
 
 from .backend import Executed, Params, Row, Work, run_shielded
 from .errors import StoreBusyError, StoreIOError
+from .shards import ShardClaim
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -87,6 +88,8 @@ class SqliteConnection:
     """The aiosqlite connection as the repositories use it (see backend.Connection)."""
 
     dialect: Literal["sqlite"] = "sqlite"
+    # A SQLite file serves one process, which owns every shard: nothing to fence.
+    claim: ShardClaim | None = None
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self.raw = connection

@@ -16,7 +16,7 @@ import functools
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
@@ -27,6 +27,7 @@ from .backend import Executed, Params, Row, Work, run_shielded
 from .connection import RetryPolicy
 from .errors import SchemaTooNewError, StoreBusyError, StoreIOError
 from .migrate import load_migrations
+from .shards import SHARD_TAKEN_SQLSTATE, ShardClaim, describe_shards
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -94,8 +95,9 @@ class PostgresConnection:
 
     dialect: Literal["postgres"] = "postgres"
 
-    def __init__(self, connection: asyncpg.Connection) -> None:
+    def __init__(self, connection: asyncpg.Connection, claim: ShardClaim | None = None) -> None:
         self.raw = connection
+        self.claim = claim
 
     async def execute(self, sql: str, params: Params = ()) -> Executed:
         """Run one statement; rows changed (PostgreSQL has no last row id: use RETURNING)."""
@@ -147,6 +149,9 @@ class PostgresDatabase:
         self._down_since: float | None = None
         # Why this process may write no more (its shards belong to another process now).
         self._fenced: str | None = None
+        # The shard claim every write of a server's games and lobbies must still hold.
+        self.claim: ShardClaim | None = None
+        self._on_taken: Callable[[str], None] | None = None
 
     @classmethod
     async def open(cls, dsn: str, settings: PostgresSettings | None = None) -> PostgresDatabase:
@@ -182,6 +187,12 @@ class PostgresDatabase:
         this one's shards now, and a late save from here would overwrite its newer state."""
         self._fenced = reason
 
+    def hold(self, claim: ShardClaim, on_taken: Callable[[str], None]) -> None:
+        """Check every later write of a server against ``claim``; a write that finds its
+        shard claimed by another process is refused, and ``on_taken`` hears why."""
+        self.claim = claim
+        self._on_taken = on_taken
+
     async def write(self, work: Work[T]) -> T:
         """Run ``work`` in one READ COMMITTED transaction, retried on a deadlock."""
         return await run_shielded(self._run(work, "read_committed", readonly=False))
@@ -200,7 +211,7 @@ class PostgresDatabase:
         for attempt in range(self.retry.attempts):
             try:
                 async with self.pool.acquire() as raw:
-                    connection = PostgresConnection(raw)
+                    connection = PostgresConnection(raw, self.claim)
                     if isolation is None:
                         result = await work(connection)
                     else:
@@ -218,8 +229,33 @@ class PostgresDatabase:
                 raise StoreIOError(
                     f"PostgreSQL at {self._where} failed: {_reason(error)}"
                 ) from error
+            except asyncpg.PostgresError as error:
+                if error.sqlstate != SHARD_TAKEN_SQLSTATE or self.claim is None:
+                    raise
+                raise StoreIOError(f"not saved: {self._refused(error)}") from error
             await asyncio.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable: the retry loop returns or raises")
+
+    def _refused(self, error: asyncpg.PostgresError) -> str:
+        """Why hold_shard refused a write. A shard of this process claimed by another: refuse
+        everything from now on and say so once. A server of a shard this process never ran
+        (a bug): refuse that write alone."""
+        assert self.claim is not None
+        shards = self.claim.shards
+        shard = int(getattr(error, "detail", None) or -1)
+        if shard not in shards.ids:
+            return (
+                f"its server is on shard {shard} of {shards.count}, which this process does not run"
+            )
+        reason = (
+            f"{describe_shards(shards, [shard])} was taken over by another bot "
+            "process; this one's late write was refused"
+        )
+        if self._fenced is None:
+            self.fence(reason)
+            if self._on_taken is not None:
+                self._on_taken(reason)
+        return self._fenced or reason
 
     def _down(self, error: BaseException) -> None:
         # One warning per outage (callers log each failed save themselves).

@@ -11,6 +11,13 @@ A killed process's socket is closed by its kernel and its shards are free at onc
 that vanishes without a word is found by the server's TCP keepalives, which the lease's
 connection sets to notice it within ``timeout`` seconds. The same keepalives on this side of
 the socket tell the process when its own link went silent, with no task polling the server.
+
+A lock alone cannot stop a process that has not noticed yet that its lease is gone: its pool
+connections can still write. So every claim also draws a new epoch (a fencing token) into
+the ``shard_leases`` rows of its shards, and every write of a server's games, rounds,
+snapshots and lobbies checks, in its own transaction, that the server's shard still carries
+this process's epoch (the ``hold_shard`` SQL function of migration 5). A late write of the
+old owner is then refused instead of landing over the new owner's state.
 """
 
 from __future__ import annotations
@@ -55,14 +62,30 @@ class Shards:
         if not self.ids or any(not 0 <= shard < self.count for shard in self.ids):
             raise ValueError(f"shard ids must lie in 0..{self.count - 1}")
 
+    def shard_of(self, guild_id: int) -> int:
+        """The shard Discord puts server ``guild_id`` on."""
+        return (guild_id >> 22) % self.count
+
     def owns(self, guild_id: int) -> bool:
         """Whether this process runs the shard of server ``guild_id``."""
-        return (guild_id >> 22) % self.count in self.ids
+        return self.shard_of(guild_id) in self.ids
 
     def sql(self, column: str) -> tuple[str, list[int]]:
         """A WHERE condition on a guild id column keeping this process's servers, and params."""
         marks = ", ".join("?" * len(self.ids))
         return f"(({column} >> 22) % ?) IN ({marks})", [self.count, *sorted(self.ids)]
+
+
+@dataclass(frozen=True, slots=True)
+class ShardClaim:
+    """The shards a process claimed and the epoch of that claim, which its writes must match."""
+
+    shards: Shards
+    epoch: int
+
+
+SHARD_TAKEN_SQLSTATE = "UF001"
+"""What hold_shard raises when a write's shard carries another claim's epoch."""
 
 
 def describe_shards(shards: Shards, ids: list[int] | None = None) -> str:
@@ -153,6 +176,33 @@ async def _lock(connection: asyncpg.Connection, shards: Shards, wait: float) -> 
     return taken
 
 
+async def _claim(connection: asyncpg.Connection, shards: Shards) -> int:
+    """Write a new epoch into every shard's row (their locks are held); the epoch.
+
+    The update waits for the writes in flight that share-lock a row, so each of them either
+    commits before the claim or is refused after it.
+    """
+    epoch = int(await connection.fetchval("SELECT nextval('shard_lease_epochs')"))
+    await connection.execute(
+        "INSERT INTO shard_leases (shard_id, epoch) SELECT shard, $2 FROM unnest($1::INTEGER[])"
+        " AS shard ORDER BY shard ON CONFLICT (shard_id) DO UPDATE SET epoch = excluded.epoch",
+        sorted(shards.ids),
+        epoch,
+    )
+    return epoch
+
+
+async def _claimed_since(connection: asyncpg.Connection, claim: ShardClaim) -> list[int]:
+    """The shards of ``claim`` that another claim has taken since (their epoch moved on)."""
+    rows = await connection.fetch(
+        "SELECT shard_id FROM shard_leases WHERE shard_id = ANY($1::INTEGER[]) AND epoch <> $2"
+        " ORDER BY shard_id",
+        sorted(claim.shards.ids),
+        claim.epoch,
+    )
+    return [row["shard_id"] for row in rows]
+
+
 class ShardLease:
     """Advisory locks on a connection of its own, one per shard, held until released.
 
@@ -166,12 +216,13 @@ class ShardLease:
         self,
         connection: asyncpg.Connection,
         dsn: str,
-        shards: Shards,
+        claim: ShardClaim,
         timeout: float,
         on_taken: Callable[[str], None] | None,
     ) -> None:
         self.dsn = dsn
-        self.shards = shards
+        self.claim = claim
+        self.shards = claim.shards
         self.timeout = timeout
         self.on_taken = on_taken
         # Why the shards are no longer ours (another process took one), or None.
@@ -202,6 +253,8 @@ class ShardLease:
                     timeout,
                 )
                 taken = await _lock(connection, shards, timeout)
+            if not taken:
+                epoch = await _claim(connection, shards)
         except BaseException:
             connection.terminate()
             raise
@@ -211,7 +264,7 @@ class ShardLease:
                 f"{describe_shards(shards, taken)} is already run by another bot process "
                 "on this database; stop it or start this one with other shard_ids"
             )
-        return cls(connection, dsn, shards, timeout, on_taken)
+        return cls(connection, dsn, ShardClaim(shards, epoch), timeout, on_taken)
 
     @property
     def held(self) -> bool:
@@ -227,6 +280,15 @@ class ShardLease:
                 await self.regaining
         if not self.connection.is_closed():
             await self.connection.close()
+
+    def lose(self, reason: str) -> None:
+        """The shards are another process's now: remember why and tell ``on_taken``, once
+        (the lease's reconnection and a refused write may both find out)."""
+        if self.lost is not None or self._released:
+            return
+        self.lost = reason
+        if self.on_taken is not None:
+            self.on_taken(reason)
 
     def _watch(self, connection: asyncpg.Connection) -> None:
         connection.add_termination_listener(self.dropped)
@@ -260,18 +322,20 @@ class ShardLease:
                     # Our old session may outlive the link for a while (the server has not
                     # noticed yet): wait for its end as a starting process would.
                     taken = await _lock(connection, self.shards, self.timeout)
+                    if not taken:
+                        # Free again, but claimed by another process in between (which may
+                        # have stopped since): its writes are newer than our memory.
+                        taken = await _claimed_since(connection, self.claim)
                 except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
                     connection.terminate()
                     await asyncio.sleep(delay)
                     continue
                 if taken:
                     await connection.close()
-                    self.lost = (
+                    self.lose(
                         f"{describe_shards(self.shards, taken)} was taken over by another bot "
                         "process while this one's database connection was down"
                     )
-                    if self.on_taken is not None:
-                        self.on_taken(self.lost)
                     return
                 self.connection = connection
                 self._watch(connection)

@@ -59,9 +59,11 @@ class Store(Generic[B]):
 
         On PostgreSQL, holds a lease on each shard until close, waiting up to
         ``lease_timeout`` s for a shard whose holder just died; ShardTakenError if another
-        live process holds one. If the lease's connection drops and another process takes a
-        shard before it is back, the store refuses every later write and ``on_lost`` hears
-        why. A SQLite file serves one process, so it needs no lease.
+        live process holds one. Every write of a server's games, rounds, snapshots and
+        lobbies then checks, in its own transaction, that this claim still holds the server's
+        shard. Once another process has claimed one of the shards (while this one's lease
+        connection was down), the store refuses every later write and ``on_lost`` hears why,
+        once. A SQLite file serves one process, so it needs no lease.
         """
         database = self.database
         if isinstance(database, PostgresDatabase):
@@ -71,9 +73,11 @@ class Store(Generic[B]):
                 if on_lost is not None:
                     on_lost(reason)
 
-            self._lease = await ShardLease.acquire(
+            lease = await ShardLease.acquire(
                 database.dsn, shards, timeout=lease_timeout, on_taken=taken
             )
+            database.hold(lease.claim, on_taken=lease.lose)
+            self._lease = lease
         self.snapshots.shards = shards
         self.lobbies.shards = shards
 

@@ -37,3 +37,13 @@ async def test_postgres_run_reports_every_figure() -> None:
     )
     check(lines)
     assert any(line.startswith("backend: PostgreSQL") for line in lines)
+
+
+@pytest.mark.usefixtures("postgres_server")
+async def test_postgres_run_as_shard_processes_reports_every_figure() -> None:
+    """With --shards the timing process claims a shard and writes its own server's games."""
+    no_writers = [*TINY[:-2], "--writers", "0"]
+    lines = await main([*no_writers, "--backend", "postgres", "--postgres", SERVER_URL, "--shards"])
+    for figure in FIGURES[:-1]:  # all but the writers' figure
+        assert any(line.startswith(figure) for line in lines), figure
+    assert any(line.endswith("each process claiming a shard of 1") for line in lines)

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from bot.store import Shards, ShardTakenError, Store, StoreIOError
 from bot.store.shards import ShardLease
 
 from .conftest import TEST_POOL, end_session_of, someone_waits_for_a_shard, until
-from .factories import ANNA, BEN, new_game
+from .factories import ANNA, BEN, new_game, query, standard_round
 
 HOLDER = Path(__file__).with_name("lease_holder.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -238,3 +239,137 @@ def test_db_url_must_name_a_known_backend() -> None:
     with pytest.raises(ValidationError, match="sqlite:///path or postgresql://"):
         Settings(discord_token=FAKE_TOKEN, db_url="mysql://x")
     assert Settings(discord_token=FAKE_TOKEN, db_path="d/u.db").store_url == "sqlite:///d/u.db"
+
+
+async def epochs(store: Store) -> dict[int, int]:
+    """Every shard's current epoch, from shard_leases."""
+    rows = await query(store, "SELECT shard_id, epoch FROM shard_leases")
+    return {int(shard): int(epoch) for shard, epoch in rows}  # type: ignore[call-overload]
+
+
+async def test_every_claim_draws_a_larger_epoch_for_its_shards(
+    pg_store: Store, shared_pg_url: str
+) -> None:
+    """A claim writes its new epoch into each of its shards' rows; the next claim of a
+    shard (after the first process stopped) writes a larger one there, and only there."""
+    await pg_store.claim_shards(Shards(2, frozenset({0, 1})))
+    first = lease_of(pg_store).claim.epoch
+    assert await epochs(pg_store) == {0: first, 1: first}
+    await lease_of(pg_store).release()
+    replacement = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    try:
+        await replacement.claim_shards(Shards(2, frozenset({1})))
+        second = lease_of(replacement).claim.epoch
+        assert second > first
+        assert await epochs(replacement) == {0: first, 1: second}
+    finally:
+        await replacement.close()
+
+
+def late_writes(guild: int, game_id: int) -> dict[str, Callable[[Store], Awaitable[object]]]:
+    """Each kind of write a process makes for a server: a move's snapshot, a round, a lobby,
+    a new game, a lobby's end, an abandoned game."""
+    return {
+        "snapshot": lambda s: s.snapshots.save_snapshot(game_id, '{"late": true}'),
+        "round": lambda s: s.games.record_round(
+            game_id, standard_round(1, ANNA, {ANNA: 0, BEN: 9}), snapshot=('{"late": 1}', "{}")
+        ),
+        "lobby": lambda s: s.lobbies.save(7, "late", guild, "{}"),
+        "new game": lambda s: new_game(s, guild_id=guild),
+        "lobby end": lambda s: s.lobbies.delete(8, "kept"),
+        "abandon": lambda s: s.games.abandon_game(game_id),
+    }
+
+
+@pytest.mark.parametrize("kind", list(late_writes(0, 0)))
+async def test_a_process_whose_shard_was_taken_cannot_write_through_its_pool(
+    pg_store: Store, shared_pg_url: str, kind: str
+) -> None:
+    """The lease's connection is gone but the process has not noticed (no word from the
+    socket yet) while another process claims the shard: the old process's next write, on a
+    pool connection that stayed open all along, is refused and changes nothing; the process
+    hears why once; the new owner writes on."""
+    guild = guild_on_shard(0, 2)
+    lost: list[str] = []
+    await pg_store.claim_shards(Shards(2, frozenset({0})), on_lost=lost.append)
+    game = await new_game(pg_store, guild_id=guild)
+    await pg_store.lobbies.save(8, "kept", guild, "{}")
+    lease = lease_of(pg_store)
+    lease.connection.remove_termination_listener(lease.dropped)  # not noticed yet
+    lease.connection.terminate()
+    newer = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    try:
+        await newer.claim_shards(Shards(2, frozenset({0})), lease_timeout=10.0)
+        assert await newer.snapshots.save_snapshot(game.id, '{"newer": true}')
+        before = await query(newer, "SELECT * FROM snapshots, games, lobbies")
+        with pytest.raises(StoreIOError, match=r"^not saved: shard 0 of 2 was taken over"):
+            await late_writes(guild, game.id)[kind](pg_store)
+        assert await query(newer, "SELECT * FROM snapshots, games, lobbies") == before
+        assert lost == [
+            "shard 0 of 2 was taken over by another bot process; this one's late write was refused"
+        ]
+        assert not lease.held
+        with pytest.raises(StoreIOError, match=r"^not saved"):
+            await pg_store.snapshots.save_snapshot(game.id, "{}")  # and nothing after it
+        assert len(lost) == 1
+        await late_writes(guild, game.id)[kind](newer)  # the new owner writes on
+    finally:
+        await newer.close()
+
+
+async def test_a_shard_claimed_and_given_up_while_the_lease_was_down_is_still_lost(
+    pg_store: Store, shared_pg_url: str
+) -> None:
+    """Another process claims the shard while this one's lease is down, then stops before
+    the lease is back: the lock is free again, but the epoch shows the other claim, so the
+    lease gives the shard up instead of serving stale games over the other's writes."""
+    lost: list[str] = []
+    await pg_store.claim_shards(Shards(2, frozenset({1})), lease_timeout=10.0, on_lost=lost.append)
+    other = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    try:
+        taking = asyncio.create_task(
+            other.claim_shards(Shards(2, frozenset({1})), lease_timeout=10.0)
+        )
+        await someone_waits_for_a_shard(shared_pg_url)
+        await end_session_of(lease_of(pg_store).connection, shared_pg_url)
+        await asyncio.wait_for(taking, 10.0)
+    finally:
+        await other.close()  # the lease, still waiting, now gets the lock
+    await until(lambda: bool(lost))
+    assert lost == [
+        "shard 1 of 2 was taken over by another bot process while this one's database "
+        "connection was down"
+    ]
+    with pytest.raises(StoreIOError, match=r"^not saved"):
+        await new_game(pg_store, guild_id=guild_on_shard(1, 2))
+
+
+async def test_a_single_process_store_writes_without_a_claim(
+    pg_store: Store, shared_pg_url: str
+) -> None:
+    """A process that runs every shard claims none and checks none: its writes go through
+    whatever shard_leases holds."""
+    guild = guild_on_shard(0, 2)
+    other = await Store.open_postgres(shared_pg_url, TEST_POOL)
+    try:
+        await other.claim_shards(Shards(2, frozenset({0})))
+        game = await new_game(pg_store, guild_id=guild)
+        await pg_store.lobbies.save(8, "kept", guild, "{}")
+        for write in late_writes(guild, game.id).values():
+            await write(pg_store)
+        assert pg_store.lease is None
+    finally:
+        await other.close()
+
+
+async def test_a_write_for_a_server_of_another_shard_is_refused_alone(pg_store: Store) -> None:
+    """A server whose shard this process does not run is never written from it; the refusal
+    says why and leaves the process's own shards writable."""
+    lost: list[str] = []
+    await pg_store.claim_shards(Shards(2, frozenset({0})), on_lost=lost.append)
+    with pytest.raises(
+        StoreIOError, match=r"^not saved: its server is on shard 1 of 2, which this process"
+    ):
+        await new_game(pg_store, guild_id=guild_on_shard(1, 2))
+    await new_game(pg_store, guild_id=guild_on_shard(0, 2))
+    assert lost == []

@@ -10,7 +10,16 @@ from pydantic import BaseModel
 
 from ..backend import Connection, Executed, Params, Row
 
-__all__ = ["Executed", "execute", "fetch_all", "fetch_one", "from_row", "now_ms"]
+__all__ = [
+    "Executed",
+    "execute",
+    "fetch_all",
+    "fetch_one",
+    "from_row",
+    "hold_shard",
+    "now_ms",
+    "shard_held",
+]
 
 GLOBAL_SCOPE = 0
 M = TypeVar("M", bound=BaseModel)
@@ -35,6 +44,31 @@ async def fetch_one(connection: Connection, sql: str, params: Params = ()) -> Ro
     """The first row of one query (meant for queries of at most one row), or None."""
     rows = await fetch_all(connection, sql, params)
     return rows[0] if rows else None
+
+
+async def hold_shard(connection: Connection, guild_id: int) -> None:
+    """Inside a write transaction: stop it unless this process's shard claim still holds the
+    shard of server ``guild_id`` (a no-op without a claim: SQLite, or a single process).
+
+    The shard's row stays share-locked until the commit, so a new claim of the shard waits
+    for this write, and a write after that claim is refused (the backend raises StoreIOError).
+    """
+    claim = connection.claim
+    if claim is not None:
+        await fetch_all(
+            connection,
+            "SELECT hold_shard(?, ?)",
+            (claim.shards.shard_of(guild_id), claim.epoch),
+        )
+
+
+def shard_held(connection: Connection, guild_column: str) -> tuple[str, list[int]]:
+    """An ``AND ...`` condition on a server id column that stops the statement as hold_shard
+    does, and its parameters; empty without a claim. For one-statement writes."""
+    claim = connection.claim
+    if claim is None:
+        return "", []
+    return f" AND hold_shard(({guild_column} >> 22) % ?, ?)", [claim.shards.count, claim.epoch]
 
 
 def from_row(model: type[M], row: Row, **overrides: Any) -> M:

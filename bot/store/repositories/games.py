@@ -8,7 +8,7 @@ from ..backend import Backend, Connection, Row
 from ..errors import GameNotFoundError, GameNotLiveError
 from ..models import GameRecord, RoundRecord, Variant, is_computer
 from ._load import load_games
-from ._sql import execute, fetch_all, fetch_one, now_ms, totals_keys
+from ._sql import execute, fetch_all, fetch_one, hold_shard, now_ms, totals_keys
 from .lobbies import delete_lobby
 from .snapshots import write_snapshot
 
@@ -59,8 +59,12 @@ def _check_live(game: Row | None, game_id: int) -> Row:
     return game
 
 
-async def _live_game(connection: Connection, game_id: int) -> Row:
-    return _check_live(await _locked_game(connection, game_id), game_id)
+async def _live_game(connection: Connection, game_id: int, locked: Row | None) -> Row:
+    """The live game of ``locked`` (its row), once this process's claim on its server's shard
+    is checked: every write of a live game passes here."""
+    game = _check_live(locked, game_id)
+    await hold_shard(connection, int(game["guild_id"]))
+    return game
 
 
 async def _finish(connection: Connection, game_id: int, game: Row, winner_id: int) -> None:
@@ -129,6 +133,7 @@ class GameRepository:
             raise ValueError("a player is seated twice")
 
         async def work(connection: Connection) -> GameRecord:
+            await hold_shard(connection, guild_id)
             now = now_ms()
             await connection.execute_many(
                 # In id order, so two games created at once with the same players lock their
@@ -197,7 +202,7 @@ class GameRepository:
             )
             if done is not None:
                 return False
-            game = _check_live(locked, game_id)
+            game = await _live_game(connection, game_id, locked)
             await self._write_round(connection, game_id, game, round_record)
             if round_record.match_winner_id is not None:
                 await _finish(connection, game_id, game, round_record.match_winner_id)
@@ -284,7 +289,9 @@ class GameRepository:
 
         async def work(connection: Connection) -> bool:
             try:
-                game = await _live_game(connection, game_id)
+                game = await _live_game(
+                    connection, game_id, await _locked_game(connection, game_id)
+                )
             except GameNotLiveError:
                 return False
             await _finish(connection, game_id, game, winner_id)
@@ -297,16 +304,18 @@ class GameRepository:
 
         async def work(connection: Connection) -> bool:
             now = now_ms()
-            cursor = await execute(
+            abandoned = await fetch_one(
                 connection,
                 "UPDATE games SET status = 'abandoned', finished_at = ?, updated_at = ?"
-                " WHERE id = ? AND status = 'live'",
+                " WHERE id = ? AND status = 'live' RETURNING guild_id",
                 (now, now, game_id),
             )
-            if cursor.rowcount == 0:
+            if abandoned is None:
                 if await fetch_one(connection, "SELECT 1 FROM games WHERE id = ?", (game_id,)):
                     return False
                 raise GameNotFoundError(f"no game {game_id}")
+            # Checked after the update, still before the commit: refused, it leaves nothing.
+            await hold_shard(connection, int(abandoned["guild_id"]))
             await execute(connection, "DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             return True
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..backend import Backend, Connection
 from ..models import SavedLobby, from_millis
 from ..shards import Shards
-from ._sql import execute, fetch_all, now_ms
+from ._sql import execute, fetch_all, fetch_one, hold_shard, now_ms
 
 _SAVE = """
 INSERT INTO lobbies (channel_id, session_id, guild_id, lobby_json, updated_at)
@@ -18,14 +18,15 @@ ON CONFLICT (channel_id) DO UPDATE SET
 """
 
 
-async def delete_lobby(connection: Connection, channel_id: int, session_id: str) -> bool:
-    """Delete the channel's lobby row inside the caller's transaction, if it is that session's."""
-    cursor = await execute(
+async def delete_lobby(connection: Connection, channel_id: int, session_id: str) -> int | None:
+    """Delete the channel's lobby row inside the caller's transaction, if it is that session's;
+    the server id of the row deleted, or None."""
+    deleted = await fetch_one(
         connection,
-        "DELETE FROM lobbies WHERE channel_id = ? AND session_id = ?",
+        "DELETE FROM lobbies WHERE channel_id = ? AND session_id = ? RETURNING guild_id",
         (channel_id, session_id),
     )
-    return cursor.rowcount > 0
+    return None if deleted is None else int(deleted["guild_id"])
 
 
 class LobbyRepository:
@@ -40,11 +41,13 @@ class LobbyRepository:
         """Save the channel's open lobby, replacing whatever lobby the channel saved before."""
 
         async def work(connection: Connection) -> None:
+            await hold_shard(connection, guild_id)
             await execute(
                 connection, _SAVE, (channel_id, session_id, guild_id, lobby_json, now_ms())
             )
 
-        await self._database.statement(work)
+        # A transaction, for the shard check in a cluster (lobby changes are rare).
+        await self._database.write(work)
 
     async def delete(self, channel_id: int, session_id: str) -> bool:
         """Forget a closed lobby; False if the channel holds no lobby of that session.
@@ -53,9 +56,13 @@ class LobbyRepository:
         """
 
         async def work(connection: Connection) -> bool:
-            return await delete_lobby(connection, channel_id, session_id)
+            guild_id = await delete_lobby(connection, channel_id, session_id)
+            if guild_id is None:
+                return False
+            await hold_shard(connection, guild_id)  # before the commit: refused, nothing goes
+            return True
 
-        return await self._database.statement(work)
+        return await self._database.write(work)
 
     async def load_all(self) -> list[SavedLobby]:
         """Every saved lobby, the longest-unchanged first (own shards only)."""

@@ -6,19 +6,17 @@ from ..backend import Backend, Connection
 from ..models import LiveGame, from_millis
 from ..shards import Shards
 from ._load import load_games
-from ._sql import execute, fetch_all, now_ms
+from ._sql import execute, fetch_all, now_ms, shard_held
 
 _SAVE = """
 INSERT INTO snapshots (game_id, state_json, ui_json, updated_at)
 SELECT id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT) FROM games
-WHERE id = ? AND status = 'live'{lock}
+WHERE id = ? AND status = 'live'{held}{lock}
 ON CONFLICT (game_id) DO UPDATE SET
     state_json = excluded.state_json,
     ui_json = excluded.ui_json,
     updated_at = excluded.updated_at
 """
-_SAVE_SQLITE = _SAVE.format(lock="")
-_SAVE_POSTGRES = _SAVE.format(lock=" FOR SHARE")
 
 
 async def write_snapshot(
@@ -26,9 +24,13 @@ async def write_snapshot(
 ) -> bool:
     """Upsert the snapshot of a live game inside the caller's transaction; False if not live."""
     # On PostgreSQL the share lock waits for a finish or abandon of the game in flight, then
-    # sees its new status: a late snapshot never outlives its game.
-    sql = _SAVE_POSTGRES if connection.dialect == "postgres" else _SAVE_SQLITE
-    cursor = await execute(connection, sql, (state_json, ui_json, now_ms(), game_id))
+    # sees its new status: a late snapshot never outlives its game. In a shard cluster the
+    # same statement checks the game's shard is still this process's (the hot path stays one
+    # round trip).
+    lock = " FOR SHARE" if connection.dialect == "postgres" else ""
+    held, fence = shard_held(connection, "games.guild_id")
+    sql = _SAVE.format(held=held, lock=lock)
+    cursor = await execute(connection, sql, (state_json, ui_json, now_ms(), game_id, *fence))
     return cursor.rowcount > 0
 
 

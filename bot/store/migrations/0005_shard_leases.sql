@@ -1,0 +1,3 @@
+-- Version 5: nothing on SQLite. PostgreSQL's 0005_shard_leases.sql adds the fencing tokens of
+-- shard leases; a SQLite file serves one process, which owns every shard, so there is nothing
+-- to fence. The number is kept so both backends count the same versions.
