@@ -202,12 +202,17 @@ async def run_ai_load(
     difficulty: Difficulty = "hard",
     seed: int = 1,
     on_loop: bool = False,
+    ai_delay: float | None = None,
 ) -> AiLoadResult:
-    """Start the bot in SimCord, seat one person and three computer players per channel, play."""
+    """Start the bot in SimCord, seat one person and three computer players per channel, play;
+    ``ai_delay`` replaces the production pause before each computer move (the smoke test's
+    few seconds must reach the person's turn whatever the deal)."""
     rng = random.Random(seed)
     result = AiLoadResult(games, difficulty, seconds, on_loop)
     with tempfile.TemporaryDirectory() as temp, timing_decisions(result):
         settings = make_settings(Path(temp))
+        if ai_delay is not None:
+            settings.ai_delay = ai_delay
         bot = UnoBot(settings, shard_count=1)
         async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
             recorder = Recorder()
