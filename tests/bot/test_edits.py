@@ -113,19 +113,23 @@ async def test_a_table_is_never_edited_twice_within_its_interval() -> None:
 
 
 async def random_traffic(
-    budgets: list[EditBudget], seen: Recorder, seconds: float
+    budgets: list[EditBudget], seen: Recorder, seconds: float, min_asks: int = 0
 ) -> dict[Hashable, float]:
-    """Many tables asking for edits at random moments; the loop time of each key's last ask."""
+    """Many tables asking for edits at random moments, for ``seconds`` and at least
+    ``min_asks`` asks (a starved test process must not ask too little to test anything); the
+    loop time of each key's last ask."""
     loop = asyncio.get_running_loop()
     rng = random.Random(7)
     last_ask: dict[Hashable, float] = {}
     end = loop.time() + seconds
-    while loop.time() < end:
+    asks = 0
+    while loop.time() < end or asks < min_asks:
         for _ in range(rng.randint(1, 6)):
             key = rng.randrange(60)
             budget = budgets[key % len(budgets)]
             budget.request(key, seen.edit(key))
             last_ask[key] = loop.time()
+            asks += 1
         await asyncio.sleep(rng.uniform(0, PER / 10))
     return last_ask
 
@@ -183,7 +187,9 @@ async def test_two_processes_sharing_the_total_stay_under_it_together() -> None:
     budgets = [
         EditBudget(rate=share, per=PER, min_interval=0.0, on_start=seen.on_start) for _ in range(2)
     ]
-    await random_traffic(budgets, seen, 6 * PER)
+    # 300 asks over 60 tables reach nearly every table, and each asked table is edited once at
+    # least: more starts than five windows' worth, so the window check below means something.
+    await random_traffic(budgets, seen, 6 * PER, min_asks=300)
     for budget in budgets:
         await drain(budget)
     times = [time for _, time in seen.starts]
