@@ -57,6 +57,14 @@ def test_malformed_token_exits_2(tmp_path: Path) -> None:
     assert result.stderr.strip().count("\n") == 0 and "DISCORD_TOKEN is invalid" in result.stderr
 
 
+def use_config(monkeypatch: pytest.MonkeyPatch, config: Path, text: str) -> Path:
+    """Write ``text`` to ``config`` and make it the bot's only source of a token."""
+    config.write_text(text)
+    monkeypatch.setenv("UNO_CONFIG", str(config))
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    return config
+
+
 def test_bad_setting_names_the_setting(tmp_path: Path) -> None:
     """A bad number names its environment variable and exits 2."""
     result = run_bot(tmp_path, DISCORD_TOKEN=FAKE_TOKEN, UNO_TURN_TIMEOUT="soon")
@@ -68,10 +76,11 @@ def test_config_file_is_read_and_environment_wins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """config.toml supplies settings; an environment variable overrides the file."""
-    config = tmp_path / "config.toml"
-    config.write_text(f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = 90\ndb_path = "a.db"\n')
-    monkeypatch.setenv("UNO_CONFIG", str(config))
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    use_config(
+        monkeypatch,
+        tmp_path / "config.toml",
+        f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = 90\ndb_path = "a.db"\n',
+    )
     monkeypatch.setenv("UNO_DB_PATH", str(tmp_path / "env.db"))
     settings = load_settings()
     assert settings.turn_timeout == 90
@@ -184,10 +193,11 @@ def test_each_setting_is_labelled_by_where_it_came_from(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A key from the file is named as the file's key; one from the environment by its name."""
-    config = tmp_path / "c.toml"
-    config.write_text(f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = 90\nai_delay = 2\n')
-    monkeypatch.setenv("UNO_CONFIG", str(config))
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    config = use_config(
+        monkeypatch,
+        tmp_path / "c.toml",
+        f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = 90\nai_delay = 2\n',
+    )
     monkeypatch.setenv("UNO_AI_DELAY", "1")
     settings = load_settings()
     assert settings.label("turn_timeout") == f"turn_timeout in {config}"
