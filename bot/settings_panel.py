@@ -33,7 +33,7 @@ from bot.ui import words
 from bot.ui.buttons import RETIRED_BUTTON, SETTINGS_ID, SettingsClick, parse_settings
 from bot.ui.i18n import Lang, format_number, resolve, t
 from bot.ui.render import add_field
-from bot.ui.respond import Interaction, edit_in_place, reply, safe_name
+from bot.ui.respond import Interaction, button_view, edit_in_place, reply, safe_name
 from bot.ui.text import fit
 
 log = logging.getLogger(__name__)
@@ -191,15 +191,11 @@ def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.
             (SettingsClick("reset"), discord.ButtonStyle.danger),
         )
     ]
-    view = discord.ui.View(timeout=None)
-    for row, select in enumerate((switches, choice, channels, role)):
+    selects = (switches, choice, channels, role)
+    for row, select in enumerate(selects):
         select.row = row
-        view.add_item(select)
-    for button in buttons:
-        view.add_item(button)
-    # Clicks reach the controls through the registered SettingsControl, never this object.
-    view.stop()
-    return view
+    # Clicks reach the controls through the registered SettingsControl, never this view.
+    return button_view([*selects, *buttons])
 
 
 async def show_panel(interaction: Interaction, config: Settings, *, reset: bool = False) -> None:
