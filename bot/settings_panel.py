@@ -228,6 +228,19 @@ def _book(interaction: Interaction) -> ServerSettingsBook:
     return book
 
 
+async def _opened(
+    interaction: Interaction, lang: Lang
+) -> tuple[ServerSettingsBook, ServerSettings] | None:
+    """The book and the server's settings, if the person may change them; else None (and
+    the person told why): the check every control and modal makes again on our side."""
+    if not may_change(interaction):
+        await reply(interaction, t(lang, "settings.not_allowed"))
+        return None
+    book = _book(interaction)
+    assert interaction.guild_id is not None
+    return book, await book.get(interaction.guild_id)
+
+
 def _where(interaction: Interaction) -> str:
     return interaction.guild.name if interaction.guild is not None else str(interaction.guild_id)
 
@@ -286,13 +299,11 @@ class SettingsControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=SET
         if self.click is None:
             await reply(interaction, t(lang, RETIRED_BUTTON))
             return
-        if not may_change(interaction):
-            await reply(interaction, t(lang, "settings.not_allowed"))
+        opened = await _opened(interaction, lang)
+        if opened is None:
             return
+        book, server = opened
         control = self.click.control
-        book = _book(interaction)
-        assert interaction.guild_id is not None
-        server = await book.get(interaction.guild_id)
         config: Settings = interaction.client.settings
         if control == "numbers":
             await interaction.response.send_modal(NumbersModal(lang, server))
@@ -407,12 +418,10 @@ class _NumbersForm(discord.ui.Modal):
     async def on_submit(self, interaction: Interaction) -> None:
         """Check the person again, read every input, save, and show the panel anew."""
         lang = reader(interaction)
-        if not may_change(interaction):
-            await reply(interaction, t(lang, "settings.not_allowed"))
+        opened = await _opened(interaction, lang)
+        if opened is None:
             return
-        book = _book(interaction)
-        assert interaction.guild_id is not None
-        server = await book.get(interaction.guild_id)
+        book, server = opened
         try:
             values = {
                 name: self.read(name, str(field.value)) for name, field in self.inputs.items()
