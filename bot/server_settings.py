@@ -88,8 +88,9 @@ class ServerSettings(BaseModel):
     def rules_for(self, variant: Variant, **given: Any) -> RuleSet:
         """The rules of a new ``variant`` game: these defaults, overridden by the start
         options ``given`` (None: not given). Classic-only defaults stay out of a Flip game."""
-        chosen = {name: getattr(self, name) for name in (*HOUSE_RULES, "target", "scoring")}
-        chosen["edition"] = self.edition
+        chosen = {
+            name: getattr(self, name) for name in (*HOUSE_RULES, "target", "scoring", "edition")
+        }
         if variant == "flip":
             for name in CLASSIC_ONLY:
                 chosen.pop(name)

@@ -33,7 +33,7 @@ from bot.ui import words
 from bot.ui.buttons import RETIRED_BUTTON, SETTINGS_ID, SettingsClick, parse_settings
 from bot.ui.i18n import Lang, format_number, resolve, t
 from bot.ui.render import add_field
-from bot.ui.respond import Interaction, edit_in_place, reply, safe_name
+from bot.ui.respond import Interaction, button_view, edit_in_place, reply, safe_name
 from bot.ui.text import fit
 
 log = logging.getLogger(__name__)
@@ -191,15 +191,11 @@ def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.
             (SettingsClick("reset"), discord.ButtonStyle.danger),
         )
     ]
-    view = discord.ui.View(timeout=None)
-    for row, select in enumerate((switches, choice, channels, role)):
+    selects = (switches, choice, channels, role)
+    for row, select in enumerate(selects):
         select.row = row
-        view.add_item(select)
-    for button in buttons:
-        view.add_item(button)
-    # Clicks reach the controls through the registered SettingsControl, never this object.
-    view.stop()
-    return view
+    # Clicks reach the controls through the registered SettingsControl, never this view.
+    return button_view([*selects, *buttons])
 
 
 async def show_panel(interaction: Interaction, config: Settings, *, reset: bool = False) -> None:
@@ -230,6 +226,19 @@ async def show_panel(interaction: Interaction, config: Settings, *, reset: bool 
 def _book(interaction: Interaction) -> ServerSettingsBook:
     book: ServerSettingsBook = interaction.client.sessions.servers
     return book
+
+
+async def _opened(
+    interaction: Interaction, lang: Lang
+) -> tuple[ServerSettingsBook, ServerSettings] | None:
+    """The book and the server's settings, if the person may change them; else None (and
+    the person told why): the check every control and modal makes again on our side."""
+    if not may_change(interaction):
+        await reply(interaction, t(lang, "settings.not_allowed"))
+        return None
+    book = _book(interaction)
+    assert interaction.guild_id is not None
+    return book, await book.get(interaction.guild_id)
 
 
 def _where(interaction: Interaction) -> str:
@@ -290,13 +299,11 @@ class SettingsControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=SET
         if self.click is None:
             await reply(interaction, t(lang, RETIRED_BUTTON))
             return
-        if not may_change(interaction):
-            await reply(interaction, t(lang, "settings.not_allowed"))
+        opened = await _opened(interaction, lang)
+        if opened is None:
             return
+        book, server = opened
         control = self.click.control
-        book = _book(interaction)
-        assert interaction.guild_id is not None
-        server = await book.get(interaction.guild_id)
         config: Settings = interaction.client.settings
         if control == "numbers":
             await interaction.response.send_modal(NumbersModal(lang, server))
@@ -411,12 +418,10 @@ class _NumbersForm(discord.ui.Modal):
     async def on_submit(self, interaction: Interaction) -> None:
         """Check the person again, read every input, save, and show the panel anew."""
         lang = reader(interaction)
-        if not may_change(interaction):
-            await reply(interaction, t(lang, "settings.not_allowed"))
+        opened = await _opened(interaction, lang)
+        if opened is None:
             return
-        book = _book(interaction)
-        assert interaction.guild_id is not None
-        server = await book.get(interaction.guild_id)
+        book, server = opened
         try:
             values = {
                 name: self.read(name, str(field.value)) for name, field in self.inputs.items()

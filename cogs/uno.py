@@ -57,16 +57,13 @@ def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> s
         )
     if not _whole_in(lobby.ai, 0, MAX_AI):
         return t(lang, "options.whole_number", option="ai", min=0, max=MAX_AI)
-    chosen = {**options, "ai_difficulty": lobby.ai_difficulty}
-    if lobby.palette is not None:
-        chosen["palette"] = lobby.palette
+    # None is "not given" everywhere below.
+    chosen = {**options, "ai_difficulty": lobby.ai_difficulty, "palette": lobby.palette}
     for option, allowed in CHOICES.items():
         if chosen.get(option) is not None and chosen[option] not in allowed:
             return t(lang, "options.one_of", option=option, allowed=", ".join(allowed))
-    flags = {name: options[name] for name in FLAGS if name in options}
-    flags["ai_takeover"] = lobby.ai_takeover
-    if lobby.pictures is not None:
-        flags["pictures"] = lobby.pictures
+    flags = {name: options.get(name) for name in FLAGS}
+    flags |= {"ai_takeover": lobby.ai_takeover, "pictures": lobby.pictures}
     for name, value in flags.items():
         if value is not None and not isinstance(value, bool):
             return t(lang, "options.true_false", option=name)
