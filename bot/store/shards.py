@@ -135,13 +135,8 @@ def _keep_alive(connection: asyncpg.Connection, timeout: float) -> None:
 
 
 async def _connect(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
-    connection = await _open(dsn, shards, timeout)
-    _keep_alive(connection, timeout)
-    return connection
-
-
-async def _open(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
-    return await asyncpg.connect(
+    """A lease connection, with keepalives on both ends of its link."""
+    connection = await asyncpg.connect(
         dsn,
         timeout=CONNECT_TIMEOUT,
         server_settings={
@@ -150,6 +145,8 @@ async def _open(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
             "application_name": f"unoflip {describe_shards(shards)}"[:63],
         },
     )
+    _keep_alive(connection, timeout)
+    return connection
 
 
 async def _lock(connection: asyncpg.Connection, shards: Shards, wait: float) -> list[int]:
