@@ -49,6 +49,12 @@ class ShardTakenError(StoreError):
     """Another live process already owns one of this process's shards."""
 
 
+def shard_sql(guild_column: str) -> str:
+    """SQL for the shard of the server in ``guild_column``, as Shards.shard_of computes it;
+    its one parameter is the shard count."""
+    return f"(({guild_column} >> 22) % ?)"
+
+
 @dataclass(frozen=True, slots=True)
 class Shards:
     """A process's shard ids out of ``count`` shards."""
@@ -73,7 +79,7 @@ class Shards:
     def sql(self, column: str) -> tuple[str, list[int]]:
         """A WHERE condition on a guild id column keeping this process's servers, and params."""
         marks = ", ".join("?" * len(self.ids))
-        return f"(({column} >> 22) % ?) IN ({marks})", [self.count, *sorted(self.ids)]
+        return f"{shard_sql(column)} IN ({marks})", [self.count, *sorted(self.ids)]
 
 
 @dataclass(frozen=True, slots=True)

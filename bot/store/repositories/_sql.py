@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from ..backend import Connection, Executed, Params, Row
-from ..shards import Shards
+from ..shards import Shards, shard_sql
 
 __all__ = [
     "Executed",
@@ -70,7 +70,7 @@ def shard_held(connection: Connection, guild_column: str) -> tuple[str, list[int
     claim = connection.claim
     if claim is None:
         return "", []
-    return f" AND hold_shard(({guild_column} >> 22) % ?, ?)", [claim.shards.count, claim.epoch]
+    return f" AND hold_shard({shard_sql(guild_column)}, ?)", [claim.shards.count, claim.epoch]
 
 
 def own_servers(shards: Shards | None, guild_column: str) -> tuple[str, list[int]]:
