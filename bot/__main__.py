@@ -24,7 +24,7 @@ import discord
 from .client import UnoBot
 from .config import ConfigError, Settings, load_settings, unknown_environment
 from .health import Heartbeat
-from .preflight import StartupError, check_database, describe_store_error
+from .preflight import StartupError, check_database, describe_store_error, one_line
 from .store.errors import StoreError
 
 log = logging.getLogger("bot")
@@ -52,11 +52,6 @@ def silence_voice_warnings() -> None:
     """The bot has no voice: drop discord.py's "PyNaCl/davey is not installed" warnings."""
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-
-
-def one_line(exc: BaseException) -> str:
-    """An exception as one short line: its message, or its type when it has none."""
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 async def log_in(settings: Settings, stop: asyncio.Event) -> UnoBot | None:

@@ -20,7 +20,7 @@ from .config import Settings
 from .store import ConnectionSettings, Store
 from .store.errors import SchemaTooNewError, StoreError
 from .store.shards import ShardTakenError
-from .store.store import describe_url, open_store, sqlite_path
+from .store.store import describe_url, is_postgres_url, open_store, sqlite_path
 
 SIDE_FILES = ("-wal", "-shm", "-journal")
 """The files SQLite keeps beside the database."""
@@ -114,21 +114,32 @@ def describe_database_error(exc: BaseException, path: Path, label: str) -> str:
     return f"{label}: cannot use {path} ({reason})"
 
 
+def one_line(exc: BaseException) -> str:
+    """An exception as one short line: its message, or its type when it has none."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def sqlite_label(settings: Settings) -> str:
+    """The setting that names the SQLite file: db_url when set, else db_path."""
+    return settings.label("db_url" if settings.db_url else "db_path")
+
+
 def uses_postgres(settings: Settings) -> bool:
     """Whether the store is a PostgreSQL server rather than a SQLite file."""
-    return settings.store_url.startswith(("postgresql://", "postgres://"))
+    return is_postgres_url(settings.store_url)
 
 
 def describe_store_error(exc: BaseException, settings: Settings) -> str:
     """One line for a store that failed at start-up, naming the setting that chose it."""
-    reason = " ".join(str(exc).split()) or type(exc).__name__
+    reason = one_line(exc)
     if isinstance(exc, ShardTakenError):
         return f"{settings.label('shard_ids')}: {reason}"  # it says what to do
     if uses_postgres(settings):
         where = describe_url(settings.store_url)
         return f"{settings.label('db_url')}: cannot use {where} ({reason})"
-    label = settings.label("db_url" if settings.db_url else "db_path")
-    return describe_database_error(exc, Path(sqlite_path(settings.store_url)), label)
+    return describe_database_error(
+        exc, Path(sqlite_path(settings.store_url)), sqlite_label(settings)
+    )
 
 
 async def check_database(settings: Settings) -> None:
@@ -149,7 +160,7 @@ async def check_database(settings: Settings) -> None:
     path = Path(sqlite_path(settings.store_url))
     if str(path) == ":memory:":
         return
-    label = settings.label("db_url" if settings.db_url else "db_path")
+    label = sqlite_label(settings)
     check_database_path(path, label)
     existed = path.exists()
     side_files = [Path(f"{path}{suffix}") for suffix in SIDE_FILES]

@@ -124,6 +124,22 @@ async def _connect(path: str | Path, settings: ConnectionSettings) -> aiosqlite.
     return connection
 
 
+async def _transaction(connection: aiosqlite.Connection, work: Work[T], begin: str | None) -> T:
+    """Run ``work`` once inside ``begin`` ... COMMIT (rolled back if it fails), or on its own
+    when ``begin`` is None."""
+    if begin is None:
+        return await work(SqliteConnection(connection))
+    await execute(connection, begin)
+    try:
+        result = await work(SqliteConnection(connection))
+        await execute(connection, "COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            await execute(connection, "ROLLBACK")
+        raise
+    return result
+
+
 class Database:
     """The SQLite backend: one connection, every use serialised, work in retried transactions.
 
@@ -133,17 +149,12 @@ class Database:
     """
 
     def __init__(
-        self,
-        connection: aiosqlite.Connection,
-        retry: RetryPolicy,
-        *,
-        path: str | Path = ":memory:",
-        settings: ConnectionSettings | None = None,
+        self, connection: aiosqlite.Connection, path: str | Path, settings: ConnectionSettings
     ) -> None:
         self.connection = connection
-        self.retry = retry
+        self.retry = settings.retry
         self._path = str(path)
-        self._settings = settings or ConnectionSettings(retry=retry)
+        self._settings = settings
         self._stale = False
         self.dialect: Literal["sqlite"] = "sqlite"
         # One connection means one transaction at a time: statements from two coroutines
@@ -153,7 +164,7 @@ class Database:
     @classmethod
     async def open(cls, path: str | Path, settings: ConnectionSettings) -> Database:
         """Connect to ``path`` (or ``":memory:"``) with WAL, foreign keys and a busy timeout."""
-        return cls(await _connect(path, settings), settings.retry, path=path, settings=settings)
+        return cls(await _connect(path, settings), path, settings)
 
     async def close(self) -> None:
         """Close the connection after any running transaction has finished."""
@@ -195,20 +206,9 @@ class Database:
         async with self._lock:
             if self._stale:
                 await self._reopen()
-            connection = self.connection
             for attempt in range(self.retry.attempts):
                 try:
-                    if begin is None:
-                        return await work(SqliteConnection(connection))
-                    await execute(connection, begin)
-                    try:
-                        result = await work(SqliteConnection(connection))
-                        await execute(connection, "COMMIT")
-                    except BaseException:
-                        if connection.in_transaction:
-                            await execute(connection, "ROLLBACK")
-                        raise
-                    return result
+                    return await _transaction(self.connection, work, begin)
                 except sqlite3.OperationalError as error:
                     if not is_busy(error):
                         # An in-memory database cannot be reopened: it would come back empty.

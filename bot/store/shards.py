@@ -49,6 +49,12 @@ class ShardTakenError(StoreError):
     """Another live process already owns one of this process's shards."""
 
 
+def shard_sql(guild_column: str) -> str:
+    """SQL for the shard of the server in ``guild_column``, as Shards.shard_of computes it;
+    its one parameter is the shard count."""
+    return f"(({guild_column} >> 22) % ?)"
+
+
 @dataclass(frozen=True, slots=True)
 class Shards:
     """A process's shard ids out of ``count`` shards."""
@@ -73,7 +79,7 @@ class Shards:
     def sql(self, column: str) -> tuple[str, list[int]]:
         """A WHERE condition on a guild id column keeping this process's servers, and params."""
         marks = ", ".join("?" * len(self.ids))
-        return f"(({column} >> 22) % ?) IN ({marks})", [self.count, *sorted(self.ids)]
+        return f"{shard_sql(column)} IN ({marks})", [self.count, *sorted(self.ids)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,13 +141,8 @@ def _keep_alive(connection: asyncpg.Connection, timeout: float) -> None:
 
 
 async def _connect(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
-    connection = await _open(dsn, shards, timeout)
-    _keep_alive(connection, timeout)
-    return connection
-
-
-async def _open(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
-    return await asyncpg.connect(
+    """A lease connection, with keepalives on both ends of its link."""
+    connection = await asyncpg.connect(
         dsn,
         timeout=CONNECT_TIMEOUT,
         server_settings={
@@ -150,6 +151,8 @@ async def _open(dsn: str, shards: Shards, timeout: float) -> asyncpg.Connection:
             "application_name": f"unoflip {describe_shards(shards)}"[:63],
         },
     )
+    _keep_alive(connection, timeout)
+    return connection
 
 
 async def _lock(connection: asyncpg.Connection, shards: Shards, wait: float) -> list[int]:

@@ -122,6 +122,11 @@ def sqlite_path(url: str) -> str:
     return url.removeprefix("sqlite:///")
 
 
+def is_postgres_url(url: str) -> bool:
+    """Whether a store URL names a PostgreSQL server rather than a SQLite file."""
+    return url.startswith(("postgresql://", "postgres://"))
+
+
 def describe_url(url: str) -> str:
     """Where a store URL points, without credentials (for log lines)."""
     return f"SQLite file {sqlite_path(url)}" if url.startswith("sqlite:") else describe(url)
@@ -139,6 +144,6 @@ async def open_store(
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         return await Store.open(path, ConnectionSettings(synchronous=synchronous))
-    if url.startswith(("postgresql://", "postgres://")):
+    if is_postgres_url(url):
         return await Store.open_postgres(url)
     raise StoreIOError(f"unsupported db_url {url!r}: use sqlite:///path or postgresql://...")

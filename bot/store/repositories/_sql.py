@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from ..backend import Connection, Executed, Params, Row
+from ..shards import Shards, shard_sql
 
 __all__ = [
     "Executed",
@@ -18,6 +19,7 @@ __all__ = [
     "from_row",
     "hold_shard",
     "now_ms",
+    "own_servers",
     "shard_held",
 ]
 
@@ -68,7 +70,13 @@ def shard_held(connection: Connection, guild_column: str) -> tuple[str, list[int
     claim = connection.claim
     if claim is None:
         return "", []
-    return f" AND hold_shard(({guild_column} >> 22) % ?, ?)", [claim.shards.count, claim.epoch]
+    return f" AND hold_shard({shard_sql(guild_column)}, ?)", [claim.shards.count, claim.epoch]
+
+
+def own_servers(shards: Shards | None, guild_column: str) -> tuple[str, list[int]]:
+    """A WHERE condition on a server id column keeping this process's servers (all of them
+    without a shard claim), and its parameters. For the restore lists at start-up."""
+    return ("1 = 1", []) if shards is None else shards.sql(guild_column)
 
 
 def from_row(model: type[M], row: Row, **overrides: Any) -> M:

@@ -51,18 +51,13 @@ async def _locked_game(connection: Connection, game_id: int) -> Row | None:
     )
 
 
-def _check_live(game: Row | None, game_id: int) -> Row:
+async def _live_game(connection: Connection, game_id: int, game: Row | None) -> Row:
+    """The live game of ``game`` (its row), once this process's claim on its server's shard
+    is checked: every write of a live game passes here."""
     if game is None:
         raise GameNotFoundError(f"no game {game_id}")
     if game["status"] != "live":
         raise GameNotLiveError(f"game {game_id} is {game['status']}")
-    return game
-
-
-async def _live_game(connection: Connection, game_id: int, locked: Row | None) -> Row:
-    """The live game of ``locked`` (its row), once this process's claim on its server's shard
-    is checked: every write of a live game passes here."""
-    game = _check_live(locked, game_id)
     await hold_shard(connection, int(game["guild_id"]))
     return game
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..backend import Backend, Connection
 from ..models import SavedLobby, from_millis
 from ..shards import Shards
-from ._sql import execute, fetch_all, fetch_one, hold_shard, now_ms
+from ._sql import execute, fetch_all, fetch_one, hold_shard, now_ms, own_servers
 
 _SAVE = """
 INSERT INTO lobbies (channel_id, session_id, guild_id, lobby_json, updated_at)
@@ -66,7 +66,7 @@ class LobbyRepository:
 
     async def load_all(self) -> list[SavedLobby]:
         """Every saved lobby, the longest-unchanged first (own shards only)."""
-        mine, params = ("1 = 1", []) if self.shards is None else self.shards.sql("guild_id")
+        mine, params = own_servers(self.shards, "guild_id")
 
         async def work(connection: Connection) -> list[SavedLobby]:
             rows = await fetch_all(

@@ -6,7 +6,7 @@ from ..backend import Backend, Connection
 from ..models import LiveGame, from_millis
 from ..shards import Shards
 from ._load import load_games
-from ._sql import execute, fetch_all, now_ms, shard_held
+from ._sql import execute, fetch_all, now_ms, own_servers, shard_held
 
 _SAVE = """
 INSERT INTO snapshots (game_id, state_json, ui_json, updated_at)
@@ -55,7 +55,7 @@ class SnapshotRepository:
         shards = self.shards
 
         async def work(connection: Connection) -> list[LiveGame]:
-            mine, params = ("1 = 1", []) if shards is None else shards.sql("g.guild_id")
+            mine, params = own_servers(shards, "g.guild_id")
             rows = await fetch_all(
                 connection,
                 "SELECT g.id, s.state_json, s.ui_json, s.updated_at FROM games AS g"
