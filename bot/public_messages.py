@@ -16,7 +16,7 @@ from typing import Protocol
 import discord
 
 from bot.edits import EditBudget
-from bot.engine import PlayerView, public_view
+from bot.engine import public_view
 from bot.engine.game import TERMINAL_PHASES
 from bot.table import TableState
 from bot.ui import render
@@ -108,7 +108,7 @@ class PublicMessages:
             attachments=[],
             allowed_mentions=discord.AllowedMentions(users=True),
         )
-        if self._picture_view() is None:
+        if not self._shows_picture():
             self._edits.discard(self._session.id)  # the response showed the table as it is now
         else:
             self.request_update()
@@ -131,25 +131,24 @@ class PublicMessages:
             return self.closed_render, None
         session = self._session
         shown = session.render_public()
-        view = self._picture_view()
-        if view is None:
+        if not self._shows_picture():
             return shown, None
         state = session.state
+        assert state.game is not None
         png = await self._pictures.table_png(
-            view, state.name, state.palette, self._picture, session.lang
+            public_view(state.game), state.name, state.palette, self._picture, session.lang
         )
         if png is not None:
             shown.embed.set_image(url=PICTURE_URL)
         return shown, png
 
-    def _picture_view(self) -> PlayerView | None:
-        """The public view the table picture shows now, or None when the message shows no
-        picture (pictures off, a lobby, a round's or game's end)."""
+    def _shows_picture(self) -> bool:
+        """Whether the public message shows a table picture now (not with pictures off, in a
+        lobby, at a round's or game's end). A plain check: the click's in-place answer asks
+        it, and building the public view there would be wasted."""
         state = self._session.state
         game = state.game
-        if not state.pictures or game is None or game.phase in TERMINAL_PHASES:
-            return None
-        return public_view(game)
+        return state.pictures and game is not None and game.phase not in TERMINAL_PHASES
 
     async def _edit(self, shown: render.Rendered, png: bytes | None = None) -> None:
         state = self._session.state
