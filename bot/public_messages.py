@@ -79,9 +79,10 @@ class PublicMessages:
         self._edits = edits
         self._pictures = pictures
         self._picture = LastPicture()
-        # What the public message says once the session closed (``close`` gives the reason).
-        lang = session.lang
-        self.closed_render = render.closed_message(t(lang, "closed.title"), t(lang, "closed.over"))
+        # What the public message says once the session closed, set by the session's ``close``
+        # (with the reason). Not made ahead: an embed for every live table would cost start-up
+        # time and memory for a message most tables show once, at their end.
+        self.closed_render: render.Rendered | None = None
         self._shows_closed = False  # the public message says why the session closed
 
     def request_update(self) -> None:
@@ -119,16 +120,23 @@ class PublicMessages:
         if interaction is None:
             self.request_update()  # within the budget, like every table edit
         else:
-            await edit_in_place(
-                interaction, content=None, embed=self.closed_render.embed, view=None
-            )
+            await edit_in_place(interaction, content=None, embed=self._closed().embed, view=None)
+
+    def _closed(self) -> render.Rendered:
+        """Why the session closed, as its public message says it (a plain "it is over" if
+        the session gave no reason)."""
+        if self.closed_render is None:
+            lang = self._session.lang
+            title, text = t(lang, "closed.title"), t(lang, "closed.over")
+            self.closed_render = render.closed_message(title, text)
+        return self.closed_render
 
     async def _drawn_now(self) -> tuple[render.Rendered, bytes | None]:
         """What the public message should show now, and its picture (None: no picture): why
         the session closed, once that is shown, else the lobby or table. The picture is drawn
         off the event loop from the same moment's view as the words."""
         if self._shows_closed:
-            return self.closed_render, None
+            return self._closed(), None
         session = self._session
         shown = session.render_public()
         if not self._shows_picture():
