@@ -520,9 +520,12 @@ class GameSession:
         """Mark the session closed and cancel its turn, lobby and next-round timers."""
         self.state.closed = True
         self.state.revision += 1
+        self._cancel_timers()
+        self.public_messages.clear_reminder()
+
+    def _cancel_timers(self) -> None:
         for task in (self._turn_task, self._lobby_task, self._round_task):
             self._cancel(task)
-        self.public_messages.clear_reminder()
 
     @staticmethod
     def _cancel(task: asyncio.Task[None] | None) -> None:
@@ -532,8 +535,7 @@ class GameSession:
     async def shutdown(self) -> None:
         """Wait for the click in flight, then stop every timer (the game stays saved)."""
         async with self.lock:
-            for task in (self._turn_task, self._lobby_task, self._round_task):
-                self._cancel(task)
+            self._cancel_timers()
 
 
 def _on_its_message(session: GameSession, interaction: Interaction, click: Click) -> bool:
@@ -652,6 +654,10 @@ class SessionManager:
 
     async def forget(self, session: GameSession) -> None:
         """Drop a closed session so the channel is free again, and end its saved rows."""
+        self._drop(session)
+
+    def _drop(self, session: GameSession) -> None:
+        """Make a session unreachable by its channel and id, and end its saved rows."""
         if self.by_channel.get(session.channel_id) is session:
             del self.by_channel[session.channel_id]
         self.by_id.pop(session.id, None)
@@ -762,10 +768,7 @@ class SessionManager:
         it)."""
         log.warning("lobby %s dropped: a live game has its id", lobby.id)
         lobby.stop_timers()
-        self.by_channel.pop(lobby.channel_id, None)
-        self.by_id.pop(lobby.id, None)
-        if self.persistence is not None:
-            self.persistence.finished(lobby.state)
+        self._drop(lobby)
 
     async def announce(self, channel_id: int, text: str) -> None:
         """Post a short notice in a channel (used when a game cannot be resumed)."""
