@@ -352,7 +352,6 @@ class GameSession:
         # An IllegalMove goes up to ``SessionManager.run``, which says it in the reader's language.
         events = self.state.play(player, move)
         self.record(events, player, turn_move=False)
-        self.saving()
         return lambda: reply(interaction, done)
 
     # ------------------------------------------------------------------ hand buttons
@@ -388,7 +387,6 @@ class GameSession:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
             return None
         self.record(events, player, turn_move=not isinstance(move, CallUno | Catch))
-        self.saving()
         notice = words.private_notice(lang, events, player, self.name)
         return lambda: self._answer_move(interaction, player, notice)
 
@@ -404,12 +402,14 @@ class GameSession:
     # ------------------------------------------------------------------ state changes
 
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
-        """Narrate events, move the turn serial, reset timers and schedule the table edit."""
+        """Narrate events, move the turn serial, reset timers, schedule the table edit and
+        save (every move ends here, so none can forget to save)."""
         self.state.record(words.narrate(self.lang, events, self.name), actor, turn_move=turn_move)
         if turn_move:
             self._after_state_change()
         self.computer_turns.watch_for_forgotten_uno()
         self.public_messages.request_update()
+        self.saving()
 
     def _after_state_change(self) -> None:
         game = self.state.game
@@ -443,7 +443,6 @@ class GameSession:
         """Take a player out of the running game (leave, kick; ``reason`` a ``words.REMOVED_*``
         code); the engine decides the rest."""
         self.record(self.state.remove(player, reason), None, turn_move=True)
-        self.saving()
 
     async def remove_ai(self, seat: Seat, user_id: int) -> None:
         """The host takes a computer player out of the lobby, or out of the running game."""
@@ -478,7 +477,6 @@ class GameSession:
                 events = game.auto_play(player)
             self.state.log.append(t(self.lang, "log.timed_out", name=self.name(player)))
             self.record(self.state.timed_out(player, events), None, turn_move=True)
-            self.saving()
 
     def _schedule_next_round(self) -> None:
         self._cancel(self._round_task)
