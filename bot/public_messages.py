@@ -26,6 +26,10 @@ from bot.ui.respond import Interaction, edit_in_place
 
 log = logging.getLogger(__name__)
 
+# The public message pings the players it names (whose turn it is), nobody else; one object
+# for every send (discord.py only reads it).
+PLAYER_MENTIONS = discord.AllowedMentions(users=True)
+
 
 class Messenger(Protocol):
     """The part of the bot a session talks to Discord through (``UnoBot`` is one)."""
@@ -107,7 +111,7 @@ class PublicMessages:
             embed=shown.embed,
             view=shown.view,
             attachments=[],
-            allowed_mentions=discord.AllowedMentions(users=True),
+            allowed_mentions=PLAYER_MENTIONS,
         )
         if not self._shows_picture():
             self._edits.discard(self._session.id)  # the response showed the table as it is now
@@ -161,7 +165,6 @@ class PublicMessages:
     async def _edit(self, shown: render.Rendered, png: bytes | None = None) -> None:
         state = self._session.state
         channel = self._messenger.get_partial_messageable(self._session.channel_id)
-        mentions = discord.AllowedMentions(users=True)
         try:
             if state.message_id is None:
                 raise discord.NotFound  # type: ignore[call-arg]
@@ -171,7 +174,7 @@ class PublicMessages:
                 embed=shown.embed,
                 view=shown.view,
                 attachments=[picture_file(png)] if png is not None else [],
-                allowed_mentions=mentions,
+                allowed_mentions=PLAYER_MENTIONS,
             )
         except discord.NotFound:
             # Someone deleted the table: post a new one (a request of its own, so within the
@@ -195,7 +198,7 @@ class PublicMessages:
             embed=shown.embed,
             view=shown.view or discord.ui.View(),
             files=[picture_file(png)] if png is not None else discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=True),
+            allowed_mentions=PLAYER_MENTIONS,
         )
         state.message_id = message.id
         self._session.saving()
