@@ -38,7 +38,6 @@ class PlayedAt(Protocol):
     @property
     def id(self) -> str: ...
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None: ...
-    def saving(self) -> None: ...
 
 
 class ComputerTurns:
@@ -128,7 +127,6 @@ class ComputerTurns:
                 return
             events = await self._play_or_fall_back(player, self._strategy(player))
             session.record(events, player, turn_move=True)
-            session.saving()
 
     def watch_for_forgotten_uno(self) -> None:
         """After a change: if a person can be caught for a forgotten UNO, let the computer
@@ -156,5 +154,4 @@ class ComputerTurns:
                 catch = wants_to_catch(view_for(game, player), self.rng, self.catch_rate)
                 if catch is not None:
                     session.record(state.play(player, catch), player, turn_move=False)
-                    session.saving()
                     return

@@ -16,7 +16,7 @@ from typing import Protocol
 import discord
 
 from bot.edits import EditBudget
-from bot.engine import PlayerView, public_view
+from bot.engine import public_view
 from bot.engine.game import TERMINAL_PHASES
 from bot.table import TableState
 from bot.ui import render
@@ -25,6 +25,10 @@ from bot.ui.pictures import PICTURE_URL, LastPicture, Pictures, picture_file
 from bot.ui.respond import Interaction, edit_in_place
 
 log = logging.getLogger(__name__)
+
+# The public message pings the players it names (whose turn it is), nobody else; one object
+# for every send (discord.py only reads it).
+PLAYER_MENTIONS = discord.AllowedMentions(users=True)
 
 
 class Messenger(Protocol):
@@ -79,9 +83,10 @@ class PublicMessages:
         self._edits = edits
         self._pictures = pictures
         self._picture = LastPicture()
-        # What the public message says once the session closed (``close`` gives the reason).
-        lang = session.lang
-        self.closed_render = render.closed_message(t(lang, "closed.title"), t(lang, "closed.over"))
+        # What the public message says once the session closed, set by the session's ``close``
+        # (with the reason). Not made ahead: an embed for every live table would cost start-up
+        # time and memory for a message most tables show once, at their end.
+        self.closed_render: render.Rendered | None = None
         self._shows_closed = False  # the public message says why the session closed
 
     def request_update(self) -> None:
@@ -106,9 +111,9 @@ class PublicMessages:
             embed=shown.embed,
             view=shown.view,
             attachments=[],
-            allowed_mentions=discord.AllowedMentions(users=True),
+            allowed_mentions=PLAYER_MENTIONS,
         )
-        if self._picture_view() is None:
+        if not self._shows_picture():
             self._edits.discard(self._session.id)  # the response showed the table as it is now
         else:
             self.request_update()
@@ -119,42 +124,47 @@ class PublicMessages:
         if interaction is None:
             self.request_update()  # within the budget, like every table edit
         else:
-            await edit_in_place(
-                interaction, content=None, embed=self.closed_render.embed, view=None
-            )
+            await edit_in_place(interaction, content=None, embed=self._closed().embed, view=None)
+
+    def _closed(self) -> render.Rendered:
+        """Why the session closed, as its public message says it (a plain "it is over" if
+        the session gave no reason)."""
+        if self.closed_render is None:
+            lang = self._session.lang
+            title, text = t(lang, "closed.title"), t(lang, "closed.over")
+            self.closed_render = render.closed_message(title, text)
+        return self.closed_render
 
     async def _drawn_now(self) -> tuple[render.Rendered, bytes | None]:
         """What the public message should show now, and its picture (None: no picture): why
         the session closed, once that is shown, else the lobby or table. The picture is drawn
         off the event loop from the same moment's view as the words."""
         if self._shows_closed:
-            return self.closed_render, None
+            return self._closed(), None
         session = self._session
         shown = session.render_public()
-        view = self._picture_view()
-        if view is None:
+        if not self._shows_picture():
             return shown, None
         state = session.state
+        assert state.game is not None
         png = await self._pictures.table_png(
-            view, state.name, state.palette, self._picture, session.lang
+            public_view(state.game), state.name, state.palette, self._picture, session.lang
         )
         if png is not None:
             shown.embed.set_image(url=PICTURE_URL)
         return shown, png
 
-    def _picture_view(self) -> PlayerView | None:
-        """The public view the table picture shows now, or None when the message shows no
-        picture (pictures off, a lobby, a round's or game's end)."""
+    def _shows_picture(self) -> bool:
+        """Whether the public message shows a table picture now (not with pictures off, in a
+        lobby, at a round's or game's end). A plain check: the click's in-place answer asks
+        it, and building the public view there would be wasted."""
         state = self._session.state
         game = state.game
-        if not state.pictures or game is None or game.phase in TERMINAL_PHASES:
-            return None
-        return public_view(game)
+        return state.pictures and game is not None and game.phase not in TERMINAL_PHASES
 
     async def _edit(self, shown: render.Rendered, png: bytes | None = None) -> None:
         state = self._session.state
         channel = self._messenger.get_partial_messageable(self._session.channel_id)
-        mentions = discord.AllowedMentions(users=True)
         try:
             if state.message_id is None:
                 raise discord.NotFound  # type: ignore[call-arg]
@@ -164,7 +174,7 @@ class PublicMessages:
                 embed=shown.embed,
                 view=shown.view,
                 attachments=[picture_file(png)] if png is not None else [],
-                allowed_mentions=mentions,
+                allowed_mentions=PLAYER_MENTIONS,
             )
         except discord.NotFound:
             # Someone deleted the table: post a new one (a request of its own, so within the
@@ -188,7 +198,7 @@ class PublicMessages:
             embed=shown.embed,
             view=shown.view or discord.ui.View(),
             files=[picture_file(png)] if png is not None else discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=True),
+            allowed_mentions=PLAYER_MENTIONS,
         )
         state.message_id = message.id
         self._session.saving()

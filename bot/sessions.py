@@ -352,7 +352,6 @@ class GameSession:
         # An IllegalMove goes up to ``SessionManager.run``, which says it in the reader's language.
         events = self.state.play(player, move)
         self.record(events, player, turn_move=False)
-        self.saving()
         return lambda: reply(interaction, done)
 
     # ------------------------------------------------------------------ hand buttons
@@ -388,7 +387,6 @@ class GameSession:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
             return None
         self.record(events, player, turn_move=not isinstance(move, CallUno | Catch))
-        self.saving()
         notice = words.private_notice(lang, events, player, self.name)
         return lambda: self._answer_move(interaction, player, notice)
 
@@ -404,12 +402,14 @@ class GameSession:
     # ------------------------------------------------------------------ state changes
 
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
-        """Narrate events, move the turn serial, reset timers and schedule the table edit."""
+        """Narrate events, move the turn serial, reset timers, schedule the table edit and
+        save (every move ends here, so none can forget to save)."""
         self.state.record(words.narrate(self.lang, events, self.name), actor, turn_move=turn_move)
         if turn_move:
             self._after_state_change()
         self.computer_turns.watch_for_forgotten_uno()
         self.public_messages.request_update()
+        self.saving()
 
     def _after_state_change(self) -> None:
         game = self.state.game
@@ -443,7 +443,6 @@ class GameSession:
         """Take a player out of the running game (leave, kick; ``reason`` a ``words.REMOVED_*``
         code); the engine decides the rest."""
         self.record(self.state.remove(player, reason), None, turn_move=True)
-        self.saving()
 
     async def remove_ai(self, seat: Seat, user_id: int) -> None:
         """The host takes a computer player out of the lobby, or out of the running game."""
@@ -478,7 +477,6 @@ class GameSession:
                 events = game.auto_play(player)
             self.state.log.append(t(self.lang, "log.timed_out", name=self.name(player)))
             self.record(self.state.timed_out(player, events), None, turn_move=True)
-            self.saving()
 
     def _schedule_next_round(self) -> None:
         self._cancel(self._round_task)
@@ -520,9 +518,12 @@ class GameSession:
         """Mark the session closed and cancel its turn, lobby and next-round timers."""
         self.state.closed = True
         self.state.revision += 1
+        self._cancel_timers()
+        self.public_messages.clear_reminder()
+
+    def _cancel_timers(self) -> None:
         for task in (self._turn_task, self._lobby_task, self._round_task):
             self._cancel(task)
-        self.public_messages.clear_reminder()
 
     @staticmethod
     def _cancel(task: asyncio.Task[None] | None) -> None:
@@ -532,8 +533,7 @@ class GameSession:
     async def shutdown(self) -> None:
         """Wait for the click in flight, then stop every timer (the game stays saved)."""
         async with self.lock:
-            for task in (self._turn_task, self._lobby_task, self._round_task):
-                self._cancel(task)
+            self._cancel_timers()
 
 
 def _on_its_message(session: GameSession, interaction: Interaction, click: Click) -> bool:
@@ -652,6 +652,10 @@ class SessionManager:
 
     async def forget(self, session: GameSession) -> None:
         """Drop a closed session so the channel is free again, and end its saved rows."""
+        self._drop(session)
+
+    def _drop(self, session: GameSession) -> None:
+        """Make a session unreachable by its channel and id, and end its saved rows."""
         if self.by_channel.get(session.channel_id) is session:
             del self.by_channel[session.channel_id]
         self.by_id.pop(session.id, None)
@@ -762,10 +766,7 @@ class SessionManager:
         it)."""
         log.warning("lobby %s dropped: a live game has its id", lobby.id)
         lobby.stop_timers()
-        self.by_channel.pop(lobby.channel_id, None)
-        self.by_id.pop(lobby.id, None)
-        if self.persistence is not None:
-            self.persistence.finished(lobby.state)
+        self._drop(lobby)
 
     async def announce(self, channel_id: int, text: str) -> None:
         """Post a short notice in a channel (used when a game cannot be resumed)."""
