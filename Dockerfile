@@ -1,7 +1,20 @@
 # syntax=docker/dockerfile:1
 # The Python release is pinned, and every dependency comes from requirements.lock with its exact
 # version and hashes, so two builds a month apart install the same code. (For a byte-identical
-# base too, add the digest: FROM python:3.11.14-slim-bookworm@sha256:...)
+# base too, add the digest to both FROM lines: python:3.11.14-slim-bookworm@sha256:...)
+
+# Stage 1 builds the bot's wheel, which compiles the engine with mypyc (setup.py): it needs a C
+# compiler, which the image that runs the bot does not carry.
+FROM python:3.11.14-slim-bookworm AS build
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+RUN pip wheel --no-deps --wheel-dir /wheels .
+
 FROM python:3.11.14-slim-bookworm
 
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -22,15 +35,15 @@ RUN apt-get update \
 # A fixed uid, so a host folder bind-mounted at /data can be given to it (README, Docker).
 RUN useradd --create-home --uid 10001 uno && mkdir /data && chown uno:uno /data
 
-# The bot runs from its source folder (read-only to the bot's user); ./config.toml is read
-# from here, so a config file is mounted at /app/config.toml.
-WORKDIR /app
-COPY bot ./bot
-COPY cogs ./cogs
-RUN python -m compileall -q bot cogs
+# The bot's own wheel, from stage 1 (its engine compiled; no dependencies: they came above).
+COPY --from=build /wheels /tmp/wheels
+RUN pip install --no-deps /tmp/wheels/*.whl && rm -rf /tmp/wheels
 
-ENV PYTHONPATH=/app \
-    UNO_DB_PATH=/data/uno.db \
+# ./config.toml is read from the working folder, so a config file is mounted at
+# /app/config.toml.
+WORKDIR /app
+
+ENV UNO_DB_PATH=/data/uno.db \
     UNO_HEALTH_FILE=/data/health.json
 VOLUME ["/data"]
 USER uno

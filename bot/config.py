@@ -27,6 +27,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from bot.compiled import ENGINE_VARIABLE
+
 # Three dot-separated base64url parts: user id, timestamp, HMAC.
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 DEFAULT_CONFIG_FILE = "config.toml"
@@ -191,7 +193,7 @@ def env_name(field: str) -> str:
 
 def known_env_names() -> list[str]:
     """Every environment variable the bot reads."""
-    return [env_name(field) for field in Settings.model_fields] + [CONFIG_ENV]
+    return [env_name(field) for field in Settings.model_fields] + [CONFIG_ENV, ENGINE_VARIABLE]
 
 
 def setting_range(field: str, model: type[BaseModel] = Settings) -> tuple[float, float] | None:

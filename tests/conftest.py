@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
+import bot
+
 QUICK_EXAMPLES = 4
 settings.register_profile("quick", max_examples=QUICK_EXAMPLES)
 
@@ -19,3 +21,8 @@ def pytest_configure(config: pytest.Config) -> None:
     quick = "not slow" in (config.option.markexpr or "")
     if quick and config.getoption("hypothesis_profile", None) is None:
         settings.load_profile("quick")
+
+
+def pytest_report_header() -> str:
+    """Which copy of the engine the run tests: compiled, or its Python source (and why)."""
+    return bot.ENGINE.describe()

@@ -63,8 +63,11 @@ def lock_packages() -> dict[str, str]:
 
 
 def test_base_image_is_pinned_to_a_python_release() -> None:
-    """One FROM, naming an exact 3.11.x slim bookworm image (not a moving tag like 3.11-slim)."""
-    (base,) = instructions("FROM")
+    """Both stages (the wheel's build, then the image that runs) start from one exact 3.11.x
+    slim bookworm image (not a moving tag like 3.11-slim)."""
+    build, run = instructions("FROM")
+    base, _, stage = build.partition(" AS ")
+    assert stage == "build" and run == base
     assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?", base), base
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
     assert requires == ">=3.11"
@@ -74,7 +77,17 @@ def test_dependencies_come_from_the_lock_with_hashes() -> None:
     """pip installs requirements.lock with --require-hashes and nothing unlocked."""
     runs = " ".join(instructions("RUN"))
     assert "pip install --require-hashes --no-deps -r /tmp/requirements.lock" in runs
-    assert re.findall(r"pip install", runs) == ["pip install"]
+    # The only other install is the bot's own wheel, built in stage 1 without dependencies.
+    pips = [
+        found.strip()
+        for run in instructions("RUN")
+        for found in re.findall(r"pip (?:install|wheel)[^&]*", run)
+    ]
+    assert pips == [
+        "pip wheel --no-deps --wheel-dir /wheels .",
+        "pip install --require-hashes --no-deps -r /tmp/requirements.lock",
+        "pip install --no-deps /tmp/wheels/*.whl",
+    ]
     packages = lock_packages()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     for requirement in project["dependencies"]:
@@ -98,13 +111,22 @@ def test_every_copied_path_exists_and_is_not_ignored() -> None:
     }
     copied = []
     for line in instructions("COPY"):
+        if line.startswith("--from=build "):
+            continue  # the wheel, from the first stage
         *sources, _target = line.split()
         copied += sources
-    assert set(copied) == {"requirements.lock", "bot", "cogs"}
+    assert set(copied) == {
+        "requirements.lock",
+        "pyproject.toml",
+        "setup.py",
+        "README.md",
+        "bot",
+        "cogs",
+    }
     for source in copied:
         assert (ROOT / source).exists(), source
         assert source not in ignored, source
-    for secret in ("config.toml", ".venv", "*.db", "data", ".git"):
+    for secret in ("config.toml", ".venv", "*.db", "data", ".git", "*.so", "bot/compiled.json"):
         assert secret in ignored, secret
 
 
@@ -134,8 +156,10 @@ def test_entry_point_and_healthcheck_are_the_bot_modules() -> None:
     options, command = healthcheck.split(" CMD ")
     assert exec_form(command) == ["python", "-m", "bot.health"]
     assert "--start-period=" in options and "--interval=" in options
-    (workdir,) = instructions("WORKDIR")
-    assert image_env()["PYTHONPATH"] == workdir
+    # The bot runs from its installed wheel (compiled engine included), not from a source
+    # folder on PYTHONPATH, where the engine would run uncompiled.
+    assert "PYTHONPATH" not in image_env()
+    assert "--from=build /wheels /tmp/wheels" in instructions("COPY")
     for package in ("bot", "cogs"):
         assert f"{package} ./{package}" in instructions("COPY")
 
@@ -149,7 +173,7 @@ def test_compose_keeps_data_on_a_named_volume_and_restarts() -> None:
     mounts = {mount["target"]: mount for mount in service["volumes"]}
     data = mounts["/data"]
     assert data["type"] == "volume" and data["source"] in compose["volumes"]
-    (workdir,) = instructions("WORKDIR")
+    workdir = instructions("WORKDIR")[-1]  # the running image's (the first is the build's)
     config = mounts[f"{workdir}/config.toml"]
     assert config["type"] == "bind" and config["source"] == "./config.toml"
     assert config["read_only"] is True

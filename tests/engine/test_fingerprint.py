@@ -11,9 +11,19 @@ of each view's repr, both runs still give the hashes recorded before, so no rule
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
+import bot
+from bot.compiled import ENGINE_VARIABLE
+
 from .fingerprint import fingerprint
+
+ROOT = Path(__file__).resolve().parents[2]
 
 QUICK_MATCHES = 6
 QUICK_HASH = "93c6230ffd0d76e933498637b32a8d0c99225da880161bb3f1ecf15e5b5c3546"
@@ -32,3 +42,21 @@ def test_two_hundred_matches_play_exactly_as_recorded() -> None:
     """All 200 seeded matches (about 125,000 moves) hash to the recorded fingerprint."""
     result = fingerprint(FULL_MATCHES)
     assert (result.moves, result.hexdigest()) == (FULL_MOVES, FULL_HASH)
+
+
+def test_the_engine_plays_as_recorded_from_its_source_too() -> None:
+    """Where the engine is compiled, the same six matches from its Python source (which runs
+    where no C compiler was at hand, or with ``UNO_ENGINE=source``) hash alike."""
+    if not bot.ENGINE.compiled:
+        pytest.skip("the engine runs from source here, so the test above covered the source")
+    environment = {**os.environ, ENGINE_VARIABLE: "source"}
+    printed = subprocess.run(
+        [sys.executable, "-m", "tests.engine.fingerprint", str(QUICK_MATCHES)],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert printed.startswith("engine: Python source"), printed
+    assert printed.rstrip().endswith(QUICK_HASH), printed
