@@ -6,6 +6,7 @@ Run by hand (results go in docs/benchmarks.md):
     .venv/bin/python -m bench.engine --seconds 5
     .venv/bin/python -m bench.engine --profile flip:4
     .venv/bin/python -m bench.engine --paired 10   # 4 players, CPU time, pairs with RLCard
+    .venv/bin/python -m bench.engine --count "flip, play-first" --passes 2   # for valgrind
 
 Both engines are driven the same way: the current player picks at random among its legal moves
 until the round ends, then a new round is dealt. RLCard's UNO is classic UNO without UNO calls,
@@ -212,6 +213,36 @@ def cpu_rate_rlcard(rounds: int, players: int = 4) -> float:
     return moves / (time.process_time() - started)
 
 
+def count_passes(workload: str, passes: int, players: int = 4) -> int:
+    """Play one paired workload's seeded rounds ``passes`` times; the moves of one pass.
+
+    Untimed, for counting instructions (valgrind --tool=cachegrind): the count of two passes
+    minus the count of one is the second pass alone, after the first warmed every cache up.
+    """
+    if workload == "rlcard classic":
+        moves = 0
+        for _ in range(passes):
+            play = rlcard_rounds(players)
+            assert play is not None, "RLCard is not installed"
+            moves = sum(max(play(), 0) for _ in range(PAIRED_RLCARD_ROUNDS))
+        return moves
+    found = [w for w in PAIRED_WORKLOADS if w[0] == workload]
+    if not found:
+        labels = ", ".join(repr(w[0]) for w in PAIRED_WORKLOADS)
+        raise SystemExit(f"--count takes one of {labels} or 'rlcard classic'")
+    _, variant, play_first, rounds = found[0]
+    rules = RuleSet.model_validate({"variant": variant, "target": ENDLESS_TARGET})
+    moves = 0
+    for _ in range(passes):
+        game = Game.new([f"p{i}" for i in range(players)], rules, seed=players)
+        rng = random.Random(players)
+        moves = 0
+        for _ in range(rounds):
+            moves += play_round_ours(game, rng, play_first=play_first)
+            game = deal_next(game)
+    return moves
+
+
 def paired(repeats: int, players: int = 4) -> str:
     """Each of our workloads in CPU time right after an RLCard run of similar length.
 
@@ -294,7 +325,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--paired", type=int, metavar="REPEATS", help="only the paired CPU-time comparison"
     )
+    parser.add_argument(
+        "--count",
+        metavar="WORKLOAD",
+        help='only play a paired workload (e.g. "flip, play-first") untimed, for valgrind',
+    )
+    parser.add_argument("--passes", type=int, default=2, help="with --count: passes to play")
     args = parser.parse_args(argv)
+    if args.count:
+        moves = count_passes(args.count, args.passes)
+        print(f"{args.count}: {args.passes} passes, {moves:,} moves in each")
+        return 0
     if args.paired:
         print(paired(args.paired))
         return 0

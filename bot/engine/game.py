@@ -275,55 +275,116 @@ class Game:
         "uno_exposed",
     )
 
-    def __init__(self, players: Sequence[str], rules: RuleSet, seed: int) -> None:
-        """Set up an empty table; use ``Game.new`` to get a dealt game."""
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise ValueError(f"UNO needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
-        if len(set(players)) != len(players):
-            raise ValueError("every player must have a distinct id")
-        self.rules = rules
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.deck: tuple[Card, ...] = deck_for(rules)
-        self.players: list[str] = list(players)
-        self.scores: dict[str, int] = dict.fromkeys(players, 0)
-        self.rounds_won: dict[str, int] = dict.fromkeys(players, 0)
-        self.history: list[RoundResult] = []
-        self.match_winner: str | None = None
-        self.round_no = 0
-        self.dealer = 0
-        self.phase = Phase.ROUND_OVER
-        self.hands: list[list[int]] = [[] for _ in players]
-        self.draw_pile: list[int] = []
-        self.discard: list[int] = []
-        self.side = Side.LIGHT
-        self.color: Color | None = None
-        self.direction = 1
-        self.current = 0
-        self.drawn_card: int | None = None
-        self.after_color = AfterColor.NEXT_TURN
-        self.swap_then_color = False
-        self.pending_draw = 0
-        self.penalty_kind: Kind | None = None
-        self.penalty_source: int | None = None
-        self.penalty_guilty = False
-        self.penalty_challengeable = False
-        self.uno_declared: list[bool] = [False] * len(players)
-        self.uno_exposed: int | None = None
-        # Public round memory: every turn each seat took since the deal (or since hands last
-        # changed owner), and how many cards each seat has received in that time that could be
-        # anything (a kept playable card counts; cards drawn and found unplayable do not).
-        self.turn_log: list[list[TurnRecord]] = [[] for _ in players]
-        self.received: list[int] = [0] * len(players)
-        # Simulations that never read the memory (the AI's rollouts) switch it off for speed.
-        self.remember_turns = True
-        tables = _deck_tables(self.deck, rules.variant)
-        self._faces = tables.faces
-        self._play_moves = tables.play_moves
-        self._playable = tables.playable
-        self._points = tables.points
-        self._names: dict[str, str] = {}
-        self._reindex()
+    def __init__(
+        self,
+        players: Sequence[str],
+        rules: RuleSet,
+        seed: int,
+        *,
+        _fork_of: Game | None = None,
+        _rng: random.Random | None = None,
+    ) -> None:
+        """Set up an empty table; use ``Game.new`` to get a dealt game.
+
+        ``_fork_of`` and ``_rng`` are ``fork``'s: a copy of that game drawing from ``_rng``.
+        """
+        if _fork_of is None or _rng is None:
+            if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+                raise ValueError(f"UNO needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+            if len(set(players)) != len(players):
+                raise ValueError("every player must have a distinct id")
+            self.rules = rules
+            self.seed = seed
+            self.rng = random.Random(seed)
+            self.deck: tuple[Card, ...] = deck_for(rules)
+            self.players: list[str] = list(players)
+            self.scores: dict[str, int] = dict.fromkeys(players, 0)
+            self.rounds_won: dict[str, int] = dict.fromkeys(players, 0)
+            self.history: list[RoundResult] = []
+            self.match_winner: str | None = None
+            self.round_no = 0
+            self.dealer = 0
+            self.phase = Phase.ROUND_OVER
+            self.hands: list[list[int]] = [[] for _ in players]
+            self.draw_pile: list[int] = []
+            self.discard: list[int] = []
+            self.side = Side.LIGHT
+            self.color: Color | None = None
+            self.direction = 1
+            self.current = 0
+            self.drawn_card: int | None = None
+            self.after_color = AfterColor.NEXT_TURN
+            self.swap_then_color = False
+            self.pending_draw = 0
+            self.penalty_kind: Kind | None = None
+            self.penalty_source: int | None = None
+            self.penalty_guilty = False
+            self.penalty_challengeable = False
+            self.uno_declared: list[bool] = [False] * len(players)
+            self.uno_exposed: int | None = None
+            # Public round memory: every turn each seat took since the deal (or since hands last
+            # changed owner), and how many cards each seat has received in that time that could be
+            # anything (a kept playable card counts; cards drawn and found unplayable do not).
+            self.turn_log: list[list[TurnRecord]] = [[] for _ in players]
+            self.received: list[int] = [0] * len(players)
+            # Simulations that never read the memory (the AI's rollouts) switch it off for speed.
+            self.remember_turns = True
+            tables = _deck_tables(self.deck, rules.variant)
+            self._faces = tables.faces
+            self._play_moves = tables.play_moves
+            self._playable = tables.playable
+            self._points = tables.points
+            self._names: dict[str, str] = {}
+            # Filled in by _reindex; set first so that the compiled class knows them always set.
+            self._seat: dict[str, int] = {}
+            self._turn_started: tuple[ev.TurnStarted, ...] = ()
+            self._reindex()
+        else:
+            # fork's copy is made here rather than by Game.__new__ and assignments: compiled
+            # with mypyc, Game.__new__ runs __init__. (Every attribute is set on both paths, so
+            # the compiled class reads them without checking whether they are set.)
+            source = _fork_of
+            self.rules = source.rules
+            self.seed = source.seed
+            self.rng = _rng
+            self.deck = source.deck
+            self.players = list(source.players)
+            self.scores = dict(source.scores)
+            self.rounds_won = dict(source.rounds_won)
+            self.history = list(source.history)
+            self.match_winner = source.match_winner
+            self.round_no = source.round_no
+            self.dealer = source.dealer
+            self.phase = source.phase
+            self.hands = [list(hand) for hand in source.hands]
+            self.draw_pile = list(source.draw_pile)
+            self.discard = list(source.discard)
+            self.side = source.side
+            self.color = source.color
+            self.direction = source.direction
+            self.current = source.current
+            self.drawn_card = source.drawn_card
+            self.after_color = source.after_color
+            self.swap_then_color = source.swap_then_color
+            self.pending_draw = source.pending_draw
+            self.penalty_kind = source.penalty_kind
+            self.penalty_source = source.penalty_source
+            self.penalty_guilty = source.penalty_guilty
+            self.penalty_challengeable = source.penalty_challengeable
+            self.uno_declared = list(source.uno_declared)
+            self.uno_exposed = source.uno_exposed
+            # Turn records are immutable tuples: copying each seat's list is enough.
+            self.turn_log = [list(log) for log in source.turn_log]
+            self.received = list(source.received)
+            self.remember_turns = source.remember_turns
+            self._faces = source._faces
+            self._play_moves = source._play_moves
+            self._playable = source._playable
+            self._points = source._points
+            # Replaced, never changed in place, so sharing them is safe.
+            self._names = source._names
+            self._seat = source._seat
+            self._turn_started = source._turn_started
 
     # ------------------------------------------------------------------ construction
 
@@ -1255,53 +1316,12 @@ class Game:
         shared, being immutable. The copy's public state may be edited before its first move
         (the AI deals the cards it cannot see into it).
         """
-        copy = Game.__new__(Game)
-        copy.rules = self.rules
-        copy.seed = self.seed
         if seed is None:
-            copy.rng = random.Random()
-            copy.rng.setstate(self.rng.getstate())
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
         else:
-            copy.rng = random.Random(seed)
-        copy.deck = self.deck
-        copy.players = list(self.players)
-        copy.scores = dict(self.scores)
-        copy.rounds_won = dict(self.rounds_won)
-        copy.history = list(self.history)
-        copy.match_winner = self.match_winner
-        copy.round_no = self.round_no
-        copy.dealer = self.dealer
-        copy.phase = self.phase
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.draw_pile = list(self.draw_pile)
-        copy.discard = list(self.discard)
-        copy.side = self.side
-        copy.color = self.color
-        copy.direction = self.direction
-        copy.current = self.current
-        copy.drawn_card = self.drawn_card
-        copy.after_color = self.after_color
-        copy.swap_then_color = self.swap_then_color
-        copy.pending_draw = self.pending_draw
-        copy.penalty_kind = self.penalty_kind
-        copy.penalty_source = self.penalty_source
-        copy.penalty_guilty = self.penalty_guilty
-        copy.penalty_challengeable = self.penalty_challengeable
-        copy.uno_declared = list(self.uno_declared)
-        copy.uno_exposed = self.uno_exposed
-        # Turn records are immutable tuples: copying each seat's list is enough.
-        copy.turn_log = [list(log) for log in self.turn_log]
-        copy.received = list(self.received)
-        copy.remember_turns = self.remember_turns
-        copy._faces = self._faces
-        copy._play_moves = self._play_moves
-        copy._playable = self._playable
-        copy._points = self._points
-        # Replaced, never changed in place, so sharing them is safe.
-        copy._names = self._names
-        copy._seat = self._seat
-        copy._turn_started = self._turn_started
-        return copy
+            rng = random.Random(seed)
+        return Game(self.players, self.rules, self.seed, _fork_of=self, _rng=rng)
 
     def _state(self) -> tuple[object, ...]:
         # Everything the saved JSON holds (the RNG without its unused gauss slot), for __eq__.
