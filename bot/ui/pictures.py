@@ -135,9 +135,14 @@ def _draw_table(
     return table_png(picture, _art(palette, directory), words)
 
 
-def _warm(palette: PaletteName, directory: Path | None, words: CardWords) -> int:
-    """Draw (or read from disk) every card a table picture uses, in the drawing process."""
-    return warm(_art(palette, directory), words)
+def _warm(palette: PaletteName, directory: Path | None, words: CardWords, part: int) -> int:
+    """Draw (or read from disk) share ``part`` of the cards a table picture uses, in the
+    drawing process."""
+    return warm(_art(palette, directory), words, part, WARM_PARTS)
+
+
+# The warm-up's pieces (see Pictures.close): each a few tenths of a second of drawing.
+WARM_PARTS = 8
 
 
 class Pictures:
@@ -198,7 +203,9 @@ class Pictures:
         are warmed in English only; another language's are drawn as its tables first show
         them (a few ms a card), so warm-up costs the same however many languages exist."""
         warm_words = card_words(ENGLISH)
-        self._track(drawing_process().submit(_warm, "standard", self.directory, warm_words))
+        drawing = drawing_process()
+        for part in range(WARM_PARTS):
+            self._track(drawing.submit(_warm, "standard", self.directory, warm_words, part))
 
     def _track(self, work: Future[T]) -> Future[T]:
         self._unfinished.add(work)
@@ -206,8 +213,12 @@ class Pictures:
         return work
 
     async def close(self, timeout: float = 10.0) -> None:
-        """Wait (at most ``timeout`` s, off the event loop) for the drawing process to end the
-        work this bot gave it: it writes cards into the bot's folder."""
+        """Call off the drawing this bot asked for and that has not started, then wait (at
+        most ``timeout`` s, off the event loop) for what has: it writes cards into the bot's
+        folder. The warm-up is in pieces for this: on a busy machine all of it could take
+        longer than the timeout (a bench or test would then remove a folder still written to)."""
+        for work in list(self._unfinished):
+            work.cancel()  # False for work already running; it is waited for below
         unfinished = set(self._unfinished)
         if unfinished:
             await asyncio.to_thread(wait_for_futures, unfinished, timeout)

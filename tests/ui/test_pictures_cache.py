@@ -3,6 +3,8 @@ recent tables keep their bytes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.engine import Game, RuleSet, public_view
@@ -27,3 +29,17 @@ async def test_a_picture_is_drawn_once_per_change_and_old_ones_are_let_go(
     await shown.table_png(public_view(game), str, "colour_blind", second, ENGLISH)
     assert shown.drawn == 2  # another palette is another picture
     assert first.shows is None and first.png == b""
+
+
+async def test_closing_calls_off_the_warm_up_and_leaves_nothing_running(tmp_path: Path) -> None:
+    """close() right after start: the warm-up's pieces not yet started are called off, and
+    the rest has ended when close() returns, so nothing writes into the folder after it (a
+    bench on a busy machine removed its folder while the whole warm-up, in one piece then,
+    still wrote cards there after close() gave up waiting)."""
+    shown = Pictures(tmp_path / "card-art")
+    shown.start_drawing()
+    started = set(shown._unfinished)
+    assert len(started) == pictures.WARM_PARTS
+    await shown.close(timeout=120)
+    assert all(work.done() for work in started)
+    assert sum(work.cancelled() for work in started) >= 1

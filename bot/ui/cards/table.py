@@ -173,18 +173,25 @@ def table_png(picture: TablePicture, art: CardArt, words: PictureWords) -> bytes
     return out.getvalue()
 
 
-def warm(art: CardArt, words: CardWords = ENGLISH_CARD_WORDS) -> int:
+def warm(
+    art: CardArt, words: CardWords = ENGLISH_CARD_WORDS, part: int = 0, parts: int = 1
+) -> int:
     """Draw (or load from disk) every card a table picture can use, faces printed with
     ``words``, so no player waits for a first drawing; returns how many pictures are now in
-    memory. Run it off the event loop. Other languages' faces are drawn on first use."""
+    memory. Run it off the event loop. Other languages' faces are drawn on first use.
+
+    With ``parts``, only share ``part`` of the faces (the backs go with share 0), so the work
+    can be handed out in pieces that can be called off between them."""
     pictures = 0
-    for face, side in all_faces():
+    for face, side in all_faces()[part::parts]:
         art.face_image(face, side, TOP_HEIGHT, words)
         art.face_image(face, side, PILE_HEIGHT, words)
         pictures += 2
         for _, height, _ in MINI_SIZES:
             art.mini_image(face, side, height)
             pictures += 1
+    if part != 0:
+        return pictures
     for back in Back:
         art.back_image(back, PILE_HEIGHT)
         pictures += 1
