@@ -173,9 +173,7 @@ def table_png(picture: TablePicture, art: CardArt, words: PictureWords) -> bytes
     return out.getvalue()
 
 
-def warm(
-    art: CardArt, words: CardWords = ENGLISH_CARD_WORDS, part: int = 0, parts: int = 1
-) -> int:
+def warm(art: CardArt, words: CardWords = ENGLISH_CARD_WORDS, part: int = 0, parts: int = 1) -> int:
     """Draw (or load from disk) every card a table picture can use, faces printed with
     ``words``, so no player waits for a first drawing; returns how many pictures are now in
     memory. Run it off the event loop. Other languages' faces are drawn on first use.
