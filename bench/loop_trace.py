@@ -314,20 +314,44 @@ class SlowClicks:
             f"{len(trace.callbacks):,} of them that long).",
         ]
         if self.windows:
-            wall, cpu, queued, steal = (
-                sum(parts)
-                for parts in zip(*(w.split_ms() for _, _, w in self.windows), strict=True)
-            )
+            splits = [w.split_ms() for _, _, w in self.windows]
+            wall, cpu, queued, steal = (sum(parts) for parts in zip(*splits, strict=True))
+            # Had the process had its CPU throughout, a window could not be shorter than the
+            # main thread's CPU time in it: those over slow_ms are the loop's own doing.
+            cpus = [split[1] for split in splits]
+            own = sum(1 for ms in cpus if ms > self.slow_ms)
             lines.append(
                 f"Their windows together: {wall:,.0f} ms of wall time, the main thread on a CPU "
                 f"{cpu:,.0f} ms ({cpu / wall:.0%}), runnable but waiting for the CPU "
-                f"{queued:,.0f} ms ({queued / wall:.0%}); stolen by the host {steal:,.0f} ms."
+                f"{queued:,.0f} ms ({queued / wall:.0%}); stolen by the host {steal:,.0f} ms. "
+                f"The most CPU time the main thread had in one window: {max(cpus):.1f} ms; "
+                f"windows with more than {self.slow_ms:g} ms of it: {own}."
             )
         for kind, ms, window in sorted(self.windows, key=lambda w: -w[1])[:slowest]:
             lines += ["", f"- {kind}: {ms:.1f} ms", *window.lines()]
-        lines += ["", "Longest callbacks by the main thread's CPU time (CPU ms, wall ms):"]
+        full = [e for e in trace.collections if e.what.startswith("generation 2")]
+        if full:
+            lines += [
+                "",
+                f"Full collections while tracing: {len(full)}, CPU max "
+                f"{max(e.cpu for e in full) * 1000:.1f} ms, wall max "
+                f"{max(e.wall for e in full) * 1000:.1f} ms.",
+            ]
+        lines += [
+            "",
+            "Longest callbacks by the main thread's CPU time (CPU ms, of it in garbage "
+            "collections, wall ms):",
+        ]
         for event in sorted(trace.callbacks, key=lambda e: -e.cpu)[:slowest]:
-            lines.append(f"  {event.cpu * 1000:.1f} / {event.wall * 1000:.1f}: {event.what}")
+            inside = sum(
+                c.cpu
+                for c in trace.collections
+                if event.start <= c.start < event.start + event.wall
+            )
+            lines.append(
+                f"  {event.cpu * 1000:.1f} / {inside * 1000:.1f} / {event.wall * 1000:.1f}: "
+                f"{event.what}"
+            )
         lines += ["", "Callbacks over the threshold, by name (count, total ms, max ms):"]
         longest: dict[str, float] = {}
         for event in trace.callbacks:

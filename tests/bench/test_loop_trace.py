@@ -35,7 +35,8 @@ async def test_long_callbacks_are_named_with_their_cpu_time() -> None:
     window = trace.window(start, end, 0, 0.0)
     by_name = {event.what: event for event in window.callbacks}
     assert set(by_name) == {"busy", "sleep"}
-    assert by_name["busy"].wall >= by_name["busy"].cpu >= 0.02
+    # (the two clocks differ by microseconds)
+    assert by_name["busy"].cpu >= 0.02 and by_name["busy"].wall >= 0.0195
     assert by_name["sleep"].wall >= 0.02 and by_name["sleep"].cpu < 0.01
     assert any(event.what.startswith("timeout") for event in window.waits)
     wall, cpu, _, _ = window.split_ms()
