@@ -30,6 +30,11 @@ production, and the driver waits for each click's callback request instead of se
 
     .venv/bin/python -m bench.bot_load                      # 100 and 1,000 games, 2 min
     .venv/bin/python -m bench.bot_load --games 100 --clicks 5   # quick check
+
+With ``--trace-slow MS``, each timed click slower than MS is listed with what the event loop ran
+meanwhile and whether the process had the CPU (``bench/loop_trace.py``):
+
+    .venv/bin/python -m bench.bot_load --games 3000 --clicks 2 --hand-then-move --trace-slow 100
 """
 
 from __future__ import annotations
