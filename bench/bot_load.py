@@ -30,6 +30,11 @@ production, and the driver waits for each click's callback request instead of se
 
     .venv/bin/python -m bench.bot_load                      # 100 and 1,000 games, 2 min
     .venv/bin/python -m bench.bot_load --games 100 --clicks 5   # quick check
+
+With ``--trace-slow MS``, each timed click slower than MS is listed with what the event loop ran
+meanwhile and whether the process had the CPU (``bench/loop_trace.py``):
+
+    .venv/bin/python -m bench.bot_load --games 3000 --clicks 2 --hand-then-move --trace-slow 100
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FunctionType, ModuleType
@@ -58,10 +63,12 @@ import simcord
 from pydantic import SecretStr
 from simcord._dpy_internals import release_clocks
 
+from bench.loop_trace import LoopTrace, SlowClicks
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Game, Phase
 from bot.engine.events import Event
+from bot.sessions import SAVE_WAIT, GameSession
 from bot.ui.cards import CardArt
 from bot.ui.cards.emoji import CardEmojis
 from bot.ui.pictures import drawing_process
@@ -213,6 +220,9 @@ class Recorder:
     full_gc_ms: list[float] = field(default_factory=list)
     counting: bool = False
     last: str = ""
+    kind: str = ""  # the click in flight (one at a time), for the loop trace
+    slow: SlowClicks | None = None
+    _begun: dict[str, Any] = field(default_factory=dict)
     _gc_started: float = 0.0
 
     def install(self, env: Any) -> None:
@@ -226,6 +236,8 @@ class Recorder:
                 self.last = payload["id"]
                 self.answered[self.last] = loop.create_future()
                 self.emitted[self.last] = time.perf_counter()
+                if self.slow is not None and self.counting:
+                    self._begun[self.last] = self.slow.start()
             emit(event, payload)
 
         backend.emit = timed_emit
@@ -253,6 +265,9 @@ class Recorder:
             answer = self.answered.get(match["id"])
             if answer is not None and not answer.done():
                 answer.set_result(time.perf_counter())
+                begun = self._begun.pop(match["id"], None)
+                if self.slow is not None and begun is not None:
+                    self.slow.end(self.kind, begun)
         if self.counting:
             self.requests[request_kind(entry.method, entry.path)] += 1
 
@@ -379,6 +394,7 @@ class LoadResult:
     memory: Memory | None
     pictures: bool = True
     pictures_drawn: int = 0
+    slow: SlowClicks | None = None
 
     def first_response(self, kind: str = "") -> list[float]:
         """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
@@ -432,6 +448,7 @@ async def build_tables(env: Any, games: int, rng: random.Random) -> list[Table]:
 async def click(table: Table, recorder: Recorder, rng: random.Random) -> Sample:
     """Make one table's next click and wait for its first response."""
     kind, player, call = table.next_click(rng)
+    recorder.kind = kind
     collections = len(recorder.full_gc_ms)
     started = time.perf_counter()
     result = await call()
@@ -475,14 +492,20 @@ async def run_load(
     hand_then_move: bool = False,
     pictures: bool = True,
     picture_cpu: int | None = None,
+    trace_slow_ms: float | None = None,
 ) -> LoadResult:
     """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks; with
     ``memory``, also count what the live games cost (slow: it walks the whole heap); with
     ``hand_then_move``, a Hand click is followed at once by that player's move (two clicks in
     one game's turn of the sweep); with ``pictures``, tables carry their picture (the default
-    setting), drawn on ``picture_cpu`` when given (else on the bot's own pinned core)."""
+    setting), drawn on ``picture_cpu`` when given (else on the bot's own pinned core); with
+    ``trace_slow_ms``, what the event loop ran during each timed click slower than that."""
     rng = random.Random(seed)
-    with tempfile.TemporaryDirectory() as temp, counting_auto_plays() as auto_plays:
+    with (
+        tempfile.TemporaryDirectory() as temp,
+        counting_auto_plays() as auto_plays,
+        ExitStack() as stack,
+    ):
         settings = make_settings(Path(temp), pictures)
         bot = UnoBot(settings, shard_count=1)
         world = simcord.run(bot, settle_timeout=SETTLE_TIMEOUT)
@@ -518,6 +541,14 @@ async def run_load(
             await asyncio.sleep(settings.table_edit_interval + 0.2)
             if heap is not None:
                 heap.measure(env, bot)
+            trace = None
+            if trace_slow_ms is not None:
+                affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+                cpu = next(iter(affinity)) if len(affinity) == 1 else None
+                trace = LoopTrace(cpu=cpu, helpers=drawing_pids() if pictures else ())
+                trace.install(asyncio.get_running_loop())
+                stack.enter_context(timing_saves(trace, bot))
+                recorder.slow = SlowClicks(trace, trace_slow_ms)
             recorder.counting = edits.counting = True
             drawn_before = bot.sessions.pictures.drawn
             samples: list[Sample] = []
@@ -534,6 +565,8 @@ async def run_load(
             # The last coalesced table edits land up to one interval after the last click.
             await asyncio.sleep(settings.table_edit_interval + 0.2)
             recorder.counting = edits.counting = False
+            if trace is not None:
+                trace.uninstall()
             left_behind = bot.sessions.edits.pending
             drawn = bot.sessions.pictures.drawn - drawn_before
             sampler.cancel()
@@ -561,7 +594,42 @@ async def run_load(
             heap,
             pictures,
             drawn,
+            recorder.slow,
         )
+
+
+def drawing_pids() -> list[int]:
+    """The process ids of the bot's picture-drawing process (started by now)."""
+    pool = drawing_process()
+    return list(getattr(pool, "_processes", None) or {})
+
+
+@contextmanager
+def timing_saves(trace: LoopTrace, bot: UnoBot) -> Iterator[None]:
+    """Note in the trace how long each click waited for its save, and how many store uses
+    were queued on the store's one connection when it began."""
+    original = GameSession.saved
+    persistence = bot.sessions.persistence
+    database = getattr(getattr(persistence, "store", None), "database", None)
+    lock = getattr(database, "_lock", None)
+
+    async def timed(self: GameSession, timeout: float | None = SAVE_WAIT) -> bool:
+        queued = len(getattr(lock, "_waiters", None) or ())
+        started = time.perf_counter()
+        try:
+            return await original(self, timeout)
+        finally:
+            trace.note(
+                started,
+                time.perf_counter() - started,
+                f"the click waited for its save ({queued} store uses queued for the connection)",
+            )
+
+    GameSession.saved = timed  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        GameSession.saved = original  # type: ignore[method-assign]
 
 
 @contextmanager
@@ -652,6 +720,8 @@ def summary(result: LoadResult) -> list[str]:
         f"REST calls: {total:,} ({kinds}): {total / clicks:.2f} per click; per move, its "
         f"response plus every other call: {1 + others / max(result.moves, 1):.2f}.",
     ]
+    if result.slow is not None:
+        lines += ["", *result.slow.report()]
     return lines
 
 
@@ -755,6 +825,13 @@ def main() -> None:
         default=None,
         help="the CPU the picture-drawing process runs on (default: the bot's own)",
     )
+    parser.add_argument(
+        "--trace-slow",
+        type=float,
+        default=None,
+        metavar="MS",
+        help="trace the event loop and list what it ran during clicks slower than MS",
+    )
     args = parser.parse_args()
     prepare_run(args.cpu)
     modes = {"on": [True], "off": [False], "both": [True, False]}[args.pictures]
@@ -770,6 +847,7 @@ def main() -> None:
                     args.hand_then_move,
                     pictures=pictures,
                     picture_cpu=args.picture_cpu,
+                    trace_slow_ms=args.trace_slow,
                 )
             )
             print("\n".join(["", *summary(result)]), flush=True)
