@@ -13,7 +13,7 @@ import simcord.interactions
 
 from bot.client import UnoBot
 from bot.config import Settings
-from bot.engine import Side, view_for
+from bot.engine import view_for
 from bot.ui import words
 from bot.ui.i18n import ENGLISH, Lang, t, tn
 
@@ -85,10 +85,13 @@ async def test_a_finnish_user_in_a_swedish_server(
     await press(anna, server.public, t(SV, "button.start"))
     table = server.public
     text = embed_text(table)
-    assert t(SV, "table.title.flip", round=1, side=words.side_name(SV, Side.LIGHT)) in text
+    session = server.bot.sessions.by_channel[server.channel.id]
+    game = session.state.game
+    assert game is not None
+    # The side follows the deal (a Flip card turned up first starts the round on the dark side).
+    assert t(SV, "table.title.flip", round=1, side=words.side_name(SV, game.side)) in text
     assert t(SV, "table.events") in text
     assert labels(table) == [t(SV, "button.hand")]
-    session = server.bot.sessions.by_channel[server.channel.id]
     assert session.state.language == SV and list(session.state.log)
     # The log was narrated in Swedish when it was recorded ("Runda 1: ben gav, ...").
     dealt = t(SV, "event.round_started", round=1, dealer="{dealer}", card="{card}")
@@ -96,8 +99,6 @@ async def test_a_finnish_user_in_a_swedish_server(
         re.fullmatch(dealt.format(dealer=r"\w+", card=".+"), line) for line in session.state.log
     )
     # Hand sizes depend on the deal (a Draw One turned up first makes the first player draw).
-    game = session.state.game
-    assert game is not None
     anna_cards, ben_cards = (len(view_for(game, str(m.id)).hand) for m in (anna, ben))
     hand = (await press(anna, table, t(SV, "button.hand"))).response
     assert embed_text(hand).startswith(tn(FI, "hand.title", anna_cards))
