@@ -18,12 +18,11 @@ import dataclasses
 import random
 from concurrent.futures import ProcessPoolExecutor
 
-from bot.ai import HardStrategy, NormalStrategy, knowledge, montecarlo
-from bot.ai.knowledge import HandReading
+from bot.ai import HardStrategy, NormalStrategy, Strategy
 from bot.ai.table import Table
 from bot.engine.moves import DRAW, Move
 from bot.engine.rules import Variant
-from bot.engine.view import OpponentView
+from bot.engine.view import PlayerView
 
 from .ai import PLAYERS, SEATS, batches, hero_against, play_seeded_round, wilson
 
@@ -44,18 +43,38 @@ class LapsingNormal(NormalStrategy):
         return move
 
 
-def read_nothing(opponent: OpponentView, variant: Variant) -> HandReading | None:
-    """A reading of an opponent's turns that knows nothing (the blind hero)."""
-    return None
+@dataclasses.dataclass(frozen=True)
+class BlindToTurns:
+    """``inner`` deciding from views that show no opponent's turns (the blind hero).
+
+    The turns are read nowhere else than in ``read_hand``, so the hero's deals and colour odds
+    ignore them, as with a reading that knows nothing. (Patching ``read_hand`` instead would
+    not reach the modules compiled by mypyc, which call it directly.)
+    """
+
+    inner: Strategy
+
+    @property
+    def difficulty(self) -> str:
+        """The inner strategy's difficulty."""
+        return self.inner.difficulty
+
+    def within(self, seconds: float) -> BlindToTurns:
+        """The inner strategy within ``seconds``, still blind."""
+        return BlindToTurns(self.inner.within(seconds))
+
+    def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
+        """The inner strategy's move for ``view`` with every opponent's turns left out."""
+        opponents = tuple(dataclasses.replace(o, turns=()) for o in view.opponents)
+        return self.inner.choose_move(dataclasses.replace(view, opponents=opponents), rng)
 
 
 def play_rounds(job: tuple[float, bool, Variant, int, int, int]) -> tuple[int, int]:
     """(hero wins, finished rounds) of rounds ``start`` to ``stop``, hero seat rotating."""
     lapse, blind, variant, start, stop, seed = job
+    hero: Strategy = HardStrategy(budget_seconds=None, max_rollouts=ROLLOUTS_PER_DECISION)
     if blind:
-        knowledge.read_hand = read_nothing
-        montecarlo.read_hand = read_nothing  # type: ignore[attr-defined]
-    hero = HardStrategy(budget_seconds=None, max_rollouts=ROLLOUTS_PER_DECISION)
+        hero = BlindToTurns(hero)
     villain = LapsingNormal(lapse=lapse)
     wins = finished = 0
     for index in range(start, stop):
@@ -84,7 +103,6 @@ def main() -> None:
             (args.lapse, blind, args.variant, a, b, args.seed)
             for a, b in batches(args.rounds, args.workers)
         ]
-        # A fresh pool per hero: the blind one patches its workers' modules.
         with ProcessPoolExecutor(args.workers) as pool:
             parts = list(pool.map(play_rounds, jobs))
         wins = sum(w for w, _ in parts)

@@ -20,9 +20,11 @@ from bot.engine.view import OpponentView, PlayerView
 
 from .normal import NormalStrategy
 
-# The normal player's weights, for reading its plays.
-ACTION_WEIGHT = NormalStrategy.action_weight
-SAME_COLOR_BONUS = NormalStrategy.same_color_bonus
+# The normal player's default weights, for reading its plays (read from an instance: compiled,
+# a dataclass field's default is not a class attribute).
+_NORMAL = NormalStrategy()
+ACTION_WEIGHT = _NORMAL.action_weight
+SAME_COLOR_BONUS = _NORMAL.same_color_bonus
 # Plays from smaller hands are not read: near the end of a round normal plays differently.
 READ_FROM_CARDS = 4
 HandTest = Callable[[Sequence[Face]], bool]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 import random
+import select
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -63,6 +65,10 @@ FIT_TRIES = 12
 MISS_ACCEPTANCE = 0.1
 # Random picks tried for a card before listing every card that may fill its place.
 PICK_TRIES = 8
+# Rollouts give the GIL back once this many seconds have passed since they last did: twice the
+# interpreter's switch interval (5 ms), so a thread waiting for it has asked for it by then and
+# takes it (see release_gil).
+GIL_RELEASE_SECONDS = 0.01
 # A determinization can be dealt for these phases; others are decided without rollouts.
 SAMPLED_PHASES = frozenset({Phase.PLAY, Phase.DRAWN, Phase.CHOOSE_COLOR})
 
@@ -346,10 +352,12 @@ def can_sample(view: PlayerView) -> bool:
     last-card Wild Draw Color ends the round; the deal's starting wild has other consequences).
     """
     if view.phase == Phase.CHOOSE_COLOR:
+        # (Not ``in (Kind.WILD, *DRAW_WILD_KINDS)``: mypyc cannot compile a starred tuple there.)
+        kind = view.top.kind
         return (
             bool(view.hand)
             and view.discard_count > 1
-            and view.top.kind in (Kind.WILD, *DRAW_WILD_KINDS)
+            and (kind is Kind.WILD or kind in DRAW_WILD_KINDS)
         )
     return view.phase in SAMPLED_PHASES
 
@@ -556,6 +564,22 @@ def position_value(game: Game, player: str, point_value: float, exponent: float)
     return p_win * (1 + others * point_value) - (1 - p_win) * own * point_value
 
 
+def release_gil() -> None:
+    """Let another thread that asked for the GIL take it (the event loop, for a click).
+
+    Compiled by mypyc, engine and rollouts alike, a decision may never pass through the
+    interpreter's eval loop, which is where a thread hands the GIL over to one that has waited
+    for it a switch interval (``sys.getswitchinterval()``, 5 ms) and so asked: the event loop
+    then waited up to 52 ms for a decision's thread. A select on nothing with no timeout
+    releases the GIL without giving the CPU away, as ``os.sched_yield()`` or ``time.sleep(0)``
+    would (a time slice each on a busy core). Releasing it after every rollout let the event
+    loop in so often that rollouts per decision fell by almost half in bench.ai_load, and
+    once a millisecond never let a waiting thread ask (each release restarts its wait): every
+    ``GIL_RELEASE_SECONDS`` bounds the wait at about 11 ms.
+    """
+    select.select([], [], [], 0)
+
+
 def run_rollouts(
     view: PlayerView,
     candidates: Sequence[Move],
@@ -583,6 +607,7 @@ def run_rollouts(
     active = list(range(len(candidates)))
     runs = 0
     slowest = 0.0
+    released = time.perf_counter()
     while len(active) > 1 and (max_rollouts is None or runs + len(active) <= max_rollouts):
         started = clock() if deadline is not None else 0.0
         if deadline is not None and started + slowest >= deadline:
@@ -593,6 +618,10 @@ def run_rollouts(
             game = deal.fork(seed)
             game.apply(view.player, candidates[index])
             values[index].append(rollout_value(game, view.player, point_value, depth, exponent))
+            now = time.perf_counter()
+            if now - released >= GIL_RELEASE_SECONDS:
+                release_gil()
+                released = now
         runs += len(active)
         if deadline is not None:
             slowest = max(slowest, clock() - started)
