@@ -28,7 +28,9 @@ from types import ModuleType
 
 # The engine's hot path (docs/benchmarks.md, "The engine compiled with mypyc"); view.py too, as
 # every hand and every computer decision starts with ``view_for`` (a quarter fewer
-# instructions compiled). rules.py stays Python: mypyc cannot compile pydantic's models.
+# instructions compiled). rules.py stays Python: mypyc cannot compile pydantic's models. And the
+# hard player's rollouts ("Compiled rollouts"): the strategies themselves run once a decision,
+# and compiled they would lose what tests and benches rely on (annotations, subclassing).
 COMPILED_MODULES = (
     "bot.engine.cards",
     "bot.engine.decks",
@@ -38,6 +40,8 @@ COMPILED_MODULES = (
     "bot.engine.players",
     "bot.engine.game",
     "bot.engine.view",
+    "bot.ai.knowledge",
+    "bot.ai.montecarlo",
 )
 # Written by setup.py beside the compiled modules: each source's SHA-256 when it was compiled.
 MANIFEST = "compiled.json"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 import select
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -575,9 +576,13 @@ def release_gil() -> None:
     would (a time slice each on a busy core). Releasing it after every rollout let the event
     loop in so often that rollouts per decision fell by almost half in bench.ai_load, and
     once a millisecond never let a waiting thread ask (each release restarts its wait): every
-    ``GIL_RELEASE_SECONDS`` bounds the wait at about 11 ms.
+    ``GIL_RELEASE_SECONDS`` bounds the wait at about 11 ms. (Windows cannot select on
+    nothing; there a zero sleep releases it, at the cost of a time slice.)
     """
-    select.select([], [], [], 0)
+    if sys.platform == "win32":
+        time.sleep(0)
+    else:
+        select.select([], [], [], 0)
 
 
 def run_rollouts(
