@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 
 from bot.ai import HardStrategy, NormalStrategy
-from bot.ai.montecarlo import Rollouts, run_rollouts
+from bot.ai.montecarlo import Rollouts
 from bot.ai.table import Table
 from bot.engine import Game, Move, PlayerView, RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
@@ -100,18 +100,8 @@ def measure(found: list[tuple[PlayerView, list[Move]]], rollouts: int, seed: int
     cpu = 0.0
     for index, (view, candidates) in enumerate(found):
         started = time.process_time()
-        result: Rollouts = run_rollouts(
-            view,
-            candidates,
-            random.Random(seed * 1_000_003 + index),
-            max_rollouts=rollouts,
-            deadline=None,
-            clock=time.perf_counter,
-            prune_z=HARD.prune_z,
-            point_value=HARD.point_value,
-            depth=HARD.rollout_depth,
-            exponent=HARD.eval_exponent,
-        )
+        rng = random.Random(seed * 1_000_003 + index)
+        result: Rollouts = HARD.roll_out(view, candidates, rng, rollouts, deadline=None)
         cpu += time.process_time() - started
         runs += result.runs
         chosen = candidates[result.best(0, HARD.switch_margin)]

@@ -22,10 +22,10 @@ from typing import ClassVar
 from bot.engine.cards import Color, Face, Kind
 from bot.engine.game import Phase
 from bot.engine.moves import DRAW, PASS, ChooseColor, Move, PlayCard
-from bot.engine.view import HandCard, OpponentView
+from bot.engine.view import HandCard, OpponentView, PlayerView
 
 from .knowledge import candidate_fronts, prob_holds_color
-from .montecarlo import EVAL_EXPONENT, POINT_VALUE, can_sample, run_rollouts
+from .montecarlo import EVAL_EXPONENT, POINT_VALUE, Rollouts, can_sample, run_rollouts
 from .normal import NormalStrategy
 from .table import Table
 
@@ -116,11 +116,24 @@ class HardStrategy(NormalStrategy):
         deadline = None
         if self.budget_seconds is not None:
             deadline = started + self.budget_seconds * BUDGET_SHARE_FOR_ROLLOUTS
-        result = run_rollouts(
-            table.view,
+        result = self.roll_out(table.view, candidates, rng, self.max_rollouts, deadline)
+        return candidates[result.best(0, self.switch_margin)]
+
+    def roll_out(
+        self,
+        view: PlayerView,
+        candidates: list[Move],
+        rng: random.Random,
+        max_rollouts: int | None,
+        deadline: float | None,
+    ) -> Rollouts:
+        """``run_rollouts`` of ``candidates`` with this player's settings (its pruning, point
+        value, depth and exponent), up to ``max_rollouts`` or ``deadline`` on its clock."""
+        return run_rollouts(
+            view,
             candidates,
             rng,
-            max_rollouts=self.max_rollouts,
+            max_rollouts=max_rollouts,
             deadline=deadline,
             clock=self.clock,
             prune_z=self.prune_z,
@@ -128,7 +141,6 @@ class HardStrategy(NormalStrategy):
             depth=self.rollout_depth,
             exponent=self.eval_exponent,
         )
-        return candidates[result.best(0, self.switch_margin)]
 
     def rollout_candidates_for(self, table: Table, heuristic: Move) -> list[Move]:
         """The heuristic's move first, then the alternatives worth a rollout (maybe none)."""
