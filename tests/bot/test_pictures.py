@@ -4,8 +4,9 @@ buttons (and their colour-emoji fallback), one hand per player, and the text-onl
 from __future__ import annotations
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from typing import Any, TypeVar
 
 import discord
 import pytest
@@ -19,16 +20,35 @@ from .conftest import World, make_settings
 from .driver import Table, buttons, rig
 
 TABLE_EDIT = "PATCH"
-# The bot draws table pictures in a process of its own (tests/ui/test_pictures_cache.py and
-# bench/bot_load.py use it). Inside SimCord they are drawn on a thread instead: starting that
-# process takes seconds on a busy machine, longer than SimCord waits for a bot to settle.
-DRAWING_THREAD = ThreadPoolExecutor(1, thread_name_prefix="test-pictures")
+T = TypeVar("T")
+
+
+class DrawNow(Executor):
+    """Runs the work when it is handed over, on the event loop, and hands back its result.
+
+    The bot draws table pictures in a process of its own (tests/ui/test_pictures_cache.py and
+    bench/bot_load.py use it). Inside SimCord they are drawn at once instead: starting that
+    process takes seconds on a busy machine, longer than SimCord waits for a bot to settle, and
+    a drawing thread lost the GIL to SimCord's settling loop after each of Pillow's calls until
+    it, too, outlasted SimCord's 5 s on a slower machine (CI)."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """A future that is already done, with ``fn``'s result or exception."""
+        done: Future[T] = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except Exception as error:
+            done.set_exception(error)
+        return done
+
+
+DRAWING = DrawNow()
 
 
 @pytest.fixture(autouse=True)
-def draw_on_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Table pictures drawn on a thread of the test process (see DRAWING_THREAD)."""
-    monkeypatch.setattr(pictures, "drawing_process", lambda: DRAWING_THREAD)
+def draw_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Table pictures drawn at once, in the test process (see DrawNow)."""
+    monkeypatch.setattr(pictures, "drawing_process", lambda: DRAWING)
     # and waited for as long as they take: SimCord's virtual clock may run out a real timeout.
     monkeypatch.setattr(pictures.Pictures, "draw_timeout", None)
     # and nothing is drawn ahead (warming every card is seconds of a busy test machine's CPU).
@@ -44,9 +64,9 @@ def settings(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
 
 
 async def shown(world: World) -> None:
-    """Send the table edit the budget would send now. SimCord caveat: while a picture is drawn
-    on its worker thread SimCord's virtual clock and the loop's clock disagree, so the edit
-    budget's own timer may not fire inside a test; a real event loop has one clock."""
+    """Send the table edit the budget would send now. SimCord caveat: its virtual clock and the
+    loop's clock may disagree around a picture's drawing, so the edit budget's own timer may
+    not fire inside a test; a real event loop has one clock."""
     for session in world.bot.sessions.by_id.values():
         await session.public_messages.edit_now()
     world.bot.sessions.edits.discard(session.id)
