@@ -66,10 +66,11 @@ FIT_TRIES = 12
 MISS_ACCEPTANCE = 0.1
 # Random picks tried for a card before listing every card that may fill its place.
 PICK_TRIES = 8
-# Rollouts give the GIL back once this many seconds have passed since they last did: twice the
-# interpreter's switch interval (5 ms), so a thread waiting for it has asked for it by then and
-# takes it (see release_gil).
-GIL_RELEASE_SECONDS = 0.01
+# Rollouts give the GIL back once this many seconds have passed since they last did: a little
+# more than the interpreter's switch interval (5 ms), so a thread waiting for it has asked for
+# it by then and takes it (see release_gil). Each release wakes a waiting thread and, on one
+# CPU, restarts its wait: more often than the interval, it would never ask.
+GIL_RELEASE_SECONDS = 1.2 * sys.getswitchinterval()
 # A determinization can be dealt for these phases; others are decided without rollouts.
 SAMPLED_PHASES = frozenset({Phase.PLAY, Phase.DRAWN, Phase.CHOOSE_COLOR})
 
@@ -576,7 +577,7 @@ def release_gil() -> None:
     would (a time slice each on a busy core). Releasing it after every rollout let the event
     loop in so often that rollouts per decision fell by almost half in bench.ai_load, and
     once a millisecond never let a waiting thread ask (each release restarts its wait): every
-    ``GIL_RELEASE_SECONDS`` bounds the wait at about 11 ms. (Windows cannot select on
+    ``GIL_RELEASE_SECONDS`` (6 ms) bounds the wait at about 7 ms. (Windows cannot select on
     nothing; there a zero sleep releases it, at the cost of a time slice.)
     """
     if sys.platform == "win32":
