@@ -85,12 +85,8 @@ def _candidates(view: PlayerView, rng: random.Random) -> list[Move] | None:
     """The moves ``hard`` would roll out at ``view`` (None: it decides without rollouts)."""
     if not view.legal_moves or view.current_player != view.player:
         return None
-    table = Table(view)
-    heuristic = NormalStrategy.decide(HARD, table, rng)
-    candidates = HARD.rollout_candidates_for(table, heuristic)
-    if len(candidates) < 2 or not HARD.rollouts_wanted(table):
-        return None
-    return candidates
+    _, candidates = HARD.rollout_plan(Table(view), rng)
+    return candidates or None
 
 
 def measure(found: list[tuple[PlayerView, list[Move]]], rollouts: int, seed: int) -> RolloutsResult:

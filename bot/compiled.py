@@ -75,10 +75,12 @@ def has_compiled_copy(package_dir: Path, module: str) -> bool:
 
 @dataclass(frozen=True)
 class EngineBuild:
-    """The copy of the engine that runs, and why."""
+    """The copy of the engine that runs, and why; ``shadowed`` when a compiled copy is there
+    but may not run, so the source must win the import."""
 
     compiled: bool
     reason: str
+    shadowed: bool = False
 
     def describe(self) -> str:
         """One line for the start-up log and the test report's header."""
@@ -112,13 +114,16 @@ def decide(package_dir: Path, environ: Mapping[str, str]) -> EngineBuild:
     if not any(present):
         return EngineBuild(False, "not compiled (see the README's install)")
     if environ.get(ENGINE_VARIABLE) == "source":
-        return EngineBuild(False, f"as {ENGINE_VARIABLE}=source asks")
+        return EngineBuild(False, f"as {ENGINE_VARIABLE}=source asks", shadowed=True)
     if not all(present):
-        return EngineBuild(False, "the compiled copy is incomplete; reinstall to rebuild it")
+        return EngineBuild(
+            False, "the compiled copy is incomplete; reinstall to rebuild it", shadowed=True
+        )
     try:
         built = json.loads((package_dir / MANIFEST).read_text())
     except (OSError, ValueError):
-        return EngineBuild(False, f"the compiled copy has no {MANIFEST}; reinstall to rebuild it")
+        reason = f"the compiled copy has no {MANIFEST}; reinstall to rebuild it"
+        return EngineBuild(False, reason, shadowed=True)
     changed = sorted(
         module
         for module, digest in source_digests(package_dir).items()
@@ -126,18 +131,16 @@ def decide(package_dir: Path, environ: Mapping[str, str]) -> EngineBuild:
     )
     if changed:
         names = ", ".join(module.rsplit(".", 1)[1] for module in changed)
-        return EngineBuild(
-            False, f"the compiled copy is older than {names}.py; `pip install -e .` rebuilds it"
-        )
+        reason = f"the compiled copy is older than {names}.py; `pip install -e .` rebuilds it"
+        return EngineBuild(False, reason, shadowed=True)
     return EngineBuild(True, "matching its source")
 
 
 def choose(package_dir: Path = PACKAGE_DIR) -> EngineBuild:
     """Decide, and make the source win the import when the compiled copy may not run."""
     build = decide(package_dir, os.environ)
-    compiled_anywhere = any(has_compiled_copy(package_dir, module) for module in COMPILED_MODULES)
     installed = any(isinstance(finder, SourceFirst) for finder in sys.meta_path)
-    if not build.compiled and compiled_anywhere and not installed:
+    if build.shadowed and not installed:
         sources = {module: source_path(package_dir, module) for module in COMPILED_MODULES}
         sys.meta_path.insert(0, SourceFirst(sources))
     return build

@@ -109,15 +109,23 @@ class HardStrategy(NormalStrategy):
     def decide(self, table: Table, rng: random.Random) -> Move:
         """The heuristic's move, checked against its alternatives by rollouts when they help."""
         started = self.clock()
-        heuristic = super().decide(table, rng)
-        candidates = self.rollout_candidates_for(table, heuristic)
-        if len(candidates) < 2 or not self.rollouts_wanted(table):
+        heuristic, candidates = self.rollout_plan(table, rng)
+        if not candidates:
             return heuristic
         deadline = None
         if self.budget_seconds is not None:
             deadline = started + self.budget_seconds * BUDGET_SHARE_FOR_ROLLOUTS
         result = self.roll_out(table.view, candidates, rng, self.max_rollouts, deadline)
         return candidates[result.best(0, self.switch_margin)]
+
+    def rollout_plan(self, table: Table, rng: random.Random) -> tuple[Move, list[Move]]:
+        """The heuristic's move, and the moves to compare by rollouts (none when rollouts would
+        not help: a single candidate, or every hand still too big)."""
+        heuristic = super().decide(table, rng)
+        candidates = self.rollout_candidates_for(table, heuristic)
+        if len(candidates) < 2 or not self.rollouts_wanted(table):
+            return heuristic, []
+        return heuristic, candidates
 
     def roll_out(
         self,
