@@ -428,8 +428,12 @@ class GameSession:
         game = self.state.game
         assert game is not None
         if self.state.is_ai(game.current_player):
+            self.state.start_turn_timer(None)
             turn = self.computer_turns.play_turn(self.state.serial)
         else:
+            # The table shows when the timer fires (Discord counts it down on the reader's side).
+            ends = discord.utils.utcnow() + timedelta(seconds=self.state.turn_timeout)
+            self.state.start_turn_timer(ends)
             turn = self._turn_timer(self.state.serial)
         self._turn_task = self.manager.spawn(turn, f"turn-{self.id}")
 

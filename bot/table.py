@@ -91,6 +91,9 @@ class TableState:
         # The message that pinged the person whose turn is running late (deleted when it ends).
         self.reminder_id: int | None = None
         self.serial = 0
+        # When the running turn's timer fires (wall-clock, with the serial of the turn it was
+        # started for); not saved, since a restored game starts its timer afresh.
+        self._turn_deadline: tuple[int, datetime] | None = None
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.timeouts_in_row: dict[str, int] = {}
         self.closed = False
@@ -158,6 +161,17 @@ class TableState:
         if self.closed or self.game is None or serial != self.serial or self.round_over:
             return None
         return self.game.current_player
+
+    def start_turn_timer(self, ends: datetime | None) -> None:
+        """Say when the running turn's timer fires (None: no timer runs, as for a computer)."""
+        self._turn_deadline = None if ends is None else (self.serial, ends)
+
+    @property
+    def turn_deadline(self) -> datetime | None:
+        """When the running turn's timer fires, if one runs for the turn being played now."""
+        if self._turn_deadline is None or self._turn_deadline[0] != self.serial:
+            return None
+        return None if self.round_over else self._turn_deadline[1]
 
     def final_hands(self) -> list[tuple[str, list[Face], int]]:
         """Every seated player's hand faces and points on the side the round ended on."""

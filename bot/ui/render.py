@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 import discord
@@ -94,6 +95,8 @@ class Table(Protocol):
     def log(self) -> Sequence[str]: ...
     @property
     def turn_timeout(self) -> int: ...
+    @property
+    def turn_deadline(self) -> datetime | None: ...
     @property
     def ai_takeover(self) -> bool: ...
     @property
@@ -337,7 +340,11 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
         pile = t(
             lang, "table.draw_pile.back", cards=pile, card=card_text(lang, view.draw_pile_back)
         )
-    lines = [f"{top} · {direction}", t(lang, "table.line.pile", pile=pile)]
+    lines = [
+        turn_line(lang, view, name, table.turn_deadline),
+        f"{top} · {direction}",
+        t(lang, "table.line.pile", pile=pile),
+    ]
     embed = discord.Embed(title=title, description="\n".join(lines), color=EMBED_COLOR[view.side])
     seats = view.opponents
     # Each seat gets an equal share of the field, so a long hand never pushes a player out.
@@ -345,7 +352,7 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     scored = any(view.scores.values())
     add_field(
         embed,
-        turn_prompt(lang, view, name),
+        _next_player_text(lang, view, name),
         "\n".join(fit(_seat_line(lang, view, seat, name, scored), share) for seat in seats),
     )
     room = table_line_budget(len(seats)) - embed_lines(embed) - 1
@@ -369,6 +376,25 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
         catch = UnoButton(TableClick(gid, "catch"), label, discord.ButtonStyle.danger, "🚨")
         buttons.append(catch)
     return Rendered(content, embed, button_view(buttons))
+
+
+def turn_line(lang: Lang, view: PlayerView, name: Namer, deadline: datetime | None) -> str:
+    """ "▶ **Ben** to play · ends in 40 seconds": whose turn it is, named first, and while a
+    turn timer runs, when it fires (Discord counts it down on the reader's screen)."""
+    line = t(lang, "table.line.turn", prompt=turn_prompt(lang, view, lambda p: f"**{name(p)}**"))
+    if deadline is None or view.current_player is None:
+        return line
+    when = f"<t:{int(deadline.timestamp())}:R>"
+    return f"{line} · {t(lang, 'table.line.deadline', when=when)}"
+
+
+def _next_player_text(lang: Lang, view: PlayerView, name: Namer) -> str:
+    """The seat list's heading: who plays after the current player ("Next: Åsa")."""
+    order = [seat.player for seat in view.opponents]
+    if view.current_player not in order or len(order) < 2:
+        return t(lang, "table.players")
+    following = order[(order.index(view.current_player) + view.direction) % len(order)]
+    return t(lang, "table.next", name=name(following))
 
 
 def _seat_line(lang: Lang, view: PlayerView, seat: OpponentView, name: Namer, scored: bool) -> str:

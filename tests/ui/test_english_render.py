@@ -10,7 +10,9 @@ megabytes, so only its SHA-256 is kept; a mismatch means an English text changed
 Re-recorded for issue 15's shorter table and hand (one line per player, the hand's cards only
 as buttons, "Anna 🤖"), the buttons' colours (yellow and wild cards blurple, "Keep it" ✋) and
 the lobby's line naming the rules that differ (issue 17): tests/ui/test_table_text.py,
-tests/bot/test_table_text.py and tests/bot/test_pictures.py pin those one by one.
+tests/bot/test_table_text.py and tests/bot/test_pictures.py pin those one by one. Re-recorded for
+issue 31's turn line ("▶ **Anna** to play" first, the seat list headed "Next: Ben"):
+tests/ui/test_table_glance.py pins it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "6257ed7a966d1d5d12c0d0b49a6ccd88200abcb636aa3a27090e4c9de237a09c"
+RECORDED = "6aa589bdf0985d18db1dc839257d0e5363eea0f447ee26ed9e1a2f7c5fd0a8b8"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),

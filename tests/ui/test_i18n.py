@@ -62,6 +62,7 @@ LANGUAGE_FREE = {
     "rules.flip.uno.title",
     "rules.classic.uno.title",
     "art.flip",
+    "table.line.turn",
     # The settings panel: language names in their own language, and units.
     "value.language.en",
     "value.language.fi",

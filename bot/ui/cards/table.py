@@ -9,6 +9,7 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -32,6 +33,16 @@ TOP_HEIGHT = 210  # the top card
 PILE_HEIGHT = 165  # the draw pile
 FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
 MAX_BYTES = 100_000
+# The current seat's ring: an ink edge this wide, then the turn colour up to CURRENT_RING.
+CURRENT_EDGE = 3
+CURRENT_RING = 8
+# The header's right-hand column: the player to move, the colour in play, the direction, next.
+COLUMN_X = 360
+TURN_Y = 40
+SWATCH = (COLUMN_X, 78)
+SWATCH_WIDTH, SWATCH_HEIGHT = 250, 56
+DIRECTION_Y = 170
+NEXT_Y = 220
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +129,42 @@ class PictureWords:
     cards: CardWords  # the words printed on the top card and the Flip pile's face
 
 
+@dataclass(frozen=True, slots=True)
+class DrawnText:
+    """One of the picture's words as drawn: its text, font size and box (pixels)."""
+
+    text: str
+    size: int
+    box: tuple[int, int, int, int]
+
+
+@dataclass(slots=True)
+class DrawnReport:
+    """What a drawing reports of itself, for the tests that measure it: every word drawn and
+    every seat's cell (x, y, width, height)."""
+
+    texts: list[DrawnText]
+    cells: list[tuple[int, int, int, int]]
+
+
+class _ReportingDraw(ImageDraw.ImageDraw):
+    """An ImageDraw that notes each line of text it draws in ``texts``."""
+
+    def __init__(self, image: Image.Image, texts: list[DrawnText]) -> None:
+        super().__init__(image)
+        self.texts = texts
+
+    def text(
+        self, xy: Any, text: Any, fill: Any = None, font: Any = None, *args: Any, **kwargs: Any
+    ) -> None:
+        """Draw the text, then note its box."""
+        super().text(xy, text, fill, font, *args, **kwargs)
+        anchor = kwargs.get("anchor")
+        box = self.textbbox(xy, text, font=font, anchor=anchor)
+        size = int(getattr(font, "size", 0))
+        self.texts.append(DrawnText(str(text), size, tuple(round(v) for v in box)))  # type: ignore[arg-type]
+
+
 def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
     """The picture's inputs from a view (a spectator's or a player's: both are public here)."""
     by_player = {o.player: o for o in view.opponents}
@@ -147,11 +194,16 @@ def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
     )
 
 
-def render_table(picture: TablePicture, art: CardArt, words: PictureWords) -> Image.Image:
-    """The table picture as an RGB image, WIDTH pixels wide, with ``words`` for its text."""
+def render_table(
+    picture: TablePicture, art: CardArt, words: PictureWords, report: DrawnReport | None = None
+) -> Image.Image:
+    """The table picture as an RGB image, WIDTH pixels wide, with ``words`` for its text;
+    ``report``, when given, is filled with every word drawn and every seat's cell."""
     layout = _Layout(picture)
     canvas = _background(picture, layout, art.palette)
-    draw = ImageDraw.Draw(canvas)
+    draw = ImageDraw.Draw(canvas) if report is None else _ReportingDraw(canvas, report.texts)
+    if report is not None:
+        report.cells.extend(layout.cell(index) for index in range(len(picture.players)))
     _header(canvas, draw, picture, art, words)
     for index, seat in enumerate(picture.players):
         _seat(canvas, draw, picture, layout, index, seat, art, words)
@@ -262,29 +314,37 @@ def _background(picture: TablePicture, layout: _Layout, palette: Palette) -> Ima
         x, y, w, h = layout.cell(index)
         box = (x * s, y * s, (x + w) * s, (y + h) * s)
         if seat.is_current:
-            draw.rounded_rectangle(box, 14 * s, fill=theme.current)
-            inner = (box[0] + 4 * s, box[1] + 4 * s, box[2] - 4 * s, box[3] - 4 * s)
-            draw.rounded_rectangle(inner, 11 * s, fill=theme.current_cell)
+            # A thick ring that stands out from the felt by lightness, not hue alone, so the
+            # player to move is found in grayscale too: an ink edge, then the turn colour.
+            draw.rounded_rectangle(box, 14 * s, fill=INK)
+            ring = _inset(box, CURRENT_EDGE * s)
+            draw.rounded_rectangle(ring, 12 * s, fill=theme.current)
+            inner = _inset(box, CURRENT_RING * s)
+            draw.rounded_rectangle(inner, 9 * s, fill=theme.current_cell)
         else:
             draw.rounded_rectangle(box, 14 * s, fill=theme.cell)
         if index == following:
             draw.rounded_rectangle(box, 14 * s, outline=theme.muted, width=2 * s)
     # The colour in play: a swatch with its shape, so it reads without colour vision.
-    sx, sy = 360, 34
+    sx, sy = SWATCH
     fill = palette.fill(picture.color) if picture.color is not None else (90, 90, 96)
-    draw.rounded_rectangle((sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, fill=fill)
-    draw.rounded_rectangle(
-        (sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, outline=INK, width=3 * s
-    )
+    swatch = (sx * s, sy * s, (sx + SWATCH_WIDTH) * s, (sy + SWATCH_HEIGHT) * s)
+    draw.rounded_rectangle(swatch, 14 * s, fill=fill)
+    draw.rounded_rectangle(swatch, 14 * s, outline=INK, width=3 * s)
     if picture.color is not None:
         shape = SHAPES[picture.color]
-        for radius, colour in ((22, INK), (17, WHITE)):
+        middle = sy + SWATCH_HEIGHT // 2
+        for radius, colour in ((20, INK), (15, WHITE)):
             mask = shape_mask(shape, radius * s)
-            big.paste(colour, ((sx + 36 - radius) * s, (sy + 32 - radius) * s), mask)
+            big.paste(colour, ((sx + 32 - radius) * s, (middle - radius) * s), mask)
     # The top card's halo in the colour in play, edged so it stands out from any table.
     draw.rounded_rectangle((152 * s, 8 * s, 308 * s, 242 * s), 19 * s, fill=INK)
     draw.rounded_rectangle((154 * s, 10 * s, 306 * s, 240 * s), 18 * s, fill=fill)
     return big.reduce(s)
+
+
+def _inset(box: tuple[int, int, int, int], by: int) -> tuple[int, int, int, int]:
+    return box[0] + by, box[1] + by, box[2] - by, box[3] - by
 
 
 def _direction_icon(direction: int, color: RGB, r: int = 24) -> Image.Image:
@@ -366,26 +426,62 @@ def _header(
     top = art.face_image(picture.top, picture.side, TOP_HEIGHT, words.cards)
     _paste(canvas, top, 160, 16)
     # Beside the colour's shape in the swatch, or centred in it when no colour is named yet.
+    sx, sy = SWATCH
+    middle = sy + SWATCH_HEIGHT // 2
     if picture.color is not None:
-        _word(draw, (430, 66), words.color, 32, 170, anchor="lm", stroke=3)
+        _word(draw, (sx + 62, middle), words.color, 30, SWATCH_WIDTH - 72, anchor="lm", stroke=3)
     else:
-        _word(draw, (485, 66), words.color, 32, 230, anchor="mm", stroke=3)
-    icon = _direction_icon(picture.direction, theme.text)
-    _paste(canvas, icon, 385 - icon.width // 2, 142 - icon.height // 2)
-    _word(draw, (422, 142), words.direction, 28, WIDTH - PAD - 422, theme.text, stroke=theme.stroke)
-    following = _next_seat(picture)
-    if following is not None:
-        seat = picture.players[following]
-        face, width = name_font(26), WIDTH - PAD - 360
-        room = width - face.getlength(drawable(words.next.format(name=""), face))
-        fallback = words.player.format(number=following + 1)
-        label = words.next.format(name=safe_name(seat.name, face, room, fallback))
-        _word(draw, (360, 208), label, 26, width, theme.muted, stroke=theme.stroke)
+        _word(
+            draw,
+            (sx + SWATCH_WIDTH // 2, middle),
+            words.color,
+            30,
+            SWATCH_WIDTH - 20,
+            anchor="mm",
+            stroke=3,
+        )
+    icon = _direction_icon(picture.direction, theme.text, 20)
+    _paste(canvas, icon, sx + 25 - icon.width // 2, DIRECTION_Y - icon.height // 2)
+    direction_room = WIDTH - PAD - (sx + 58)
+    _word(
+        draw,
+        (sx + 58, DIRECTION_Y),
+        words.direction,
+        28,
+        direction_room,
+        theme.text,
+        stroke=theme.stroke,
+    )
+    _turn(draw, picture, words)
     if flip:
         dark = picture.side is Side.DARK
         paper, ink = (INK, WHITE) if dark else (WHITE, INK)
-        draw.rounded_rectangle((630, 38, 780, 94), 16, fill=paper, outline=ink, width=2)
-        _word(draw, (705, 66), words.side, 22, 136, ink, "mm")
+        draw.rounded_rectangle(
+            (630, sy + 4, 780, sy + SWATCH_HEIGHT - 4), 16, fill=paper, outline=ink, width=2
+        )
+        _word(draw, (705, middle), words.side, 22, 136, ink, "mm")
+
+
+def _turn(draw: ImageDraw.ImageDraw, picture: TablePicture, words: PictureWords) -> None:
+    """The player to move, first and large ("▶ Bjørn"), and below, who follows ("Next: Åsa")."""
+    theme = THEMES[picture.side]
+    current = next((i for i, seat in enumerate(picture.players) if seat.is_current), None)
+    if current is not None:
+        x = COLUMN_X
+        marker = [(x, TURN_Y - 17), (x, TURN_Y + 17), (x + 28, TURN_Y)]
+        draw.polygon(marker, fill=theme.current, outline=INK, width=2)
+        face = name_font(40)
+        fallback = words.player.format(number=current + 1)
+        label = safe_name(picture.players[current].name, face, WIDTH - PAD - x - 40, fallback)
+        _text(draw, (x + 40, TURN_Y), label, face, theme.text, stroke=theme.stroke)
+    following = _next_seat(picture)
+    if following is not None:
+        seat = picture.players[following]
+        face, width = name_font(26), WIDTH - PAD - COLUMN_X
+        room = width - face.getlength(drawable(words.next.format(name=""), face))
+        fallback = words.player.format(number=following + 1)
+        label = words.next.format(name=safe_name(seat.name, face, room, fallback))
+        _word(draw, (COLUMN_X, NEXT_Y), label, 26, width, theme.muted, stroke=theme.stroke)
 
 
 def _seat(
