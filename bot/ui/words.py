@@ -66,7 +66,9 @@ def color_text(lang: Lang, color: Color | None) -> str:
 
 @cache
 def card_name(lang: Lang, face: Face) -> str:
-    """A face's printed name in ``lang``: "Red 5", "Punainen ohitus", "Wild Draw Two"."""
+    """A face's name as it stands in a sentence in ``lang``: "Red 5", "punainen ohitus",
+    "gul 5", "Wild Draw Two" (Finnish, Swedish and Norwegian write colours and their own card
+    words in lower case; English and the printed English names keep their capitals)."""
     if face.color is None:
         name = t(lang, f"card.{face.kind.value}")
     elif face.kind is Kind.NUMBER:
@@ -74,12 +76,12 @@ def card_name(lang: Lang, face: Face) -> str:
     else:
         kind = t(lang, f"card.{face.kind.value}")
         name = t(lang, "card.action", color=color_name(lang, face.color), kind=kind)
-    return _capitalized(name)
+    return name
 
 
 def card_label(lang: Lang, face: Face) -> str:
-    """A short label for a card button (at most 80 characters)."""
-    return fit(card_name(lang, face), BUTTON_LIMIT)
+    """A card's name standing alone, for a button: capitalised, at most 80 characters."""
+    return fit(_capitalized(card_name(lang, face)), BUTTON_LIMIT)
 
 
 def card_text(lang: Lang, face: Face) -> str:
@@ -344,7 +346,7 @@ def move_label(lang: Lang, move: Move, view: PlayerView, name: Namer) -> str:
             if view.phase == "drawn":
                 label = t(lang, "button.play_drawn", card=card_name(lang, face))
             else:
-                label = card_name(lang, face)
+                label = card_label(lang, face)
         case Draw():
             label = t(lang, "button.draw")
         case Pass():
@@ -515,12 +517,15 @@ def illegal_move_text(lang: Lang, message: str) -> str:
                 if color in _COLOR_VALUES
                 else t(lang, "illegal.no_color")
             )
-            return t(
-                lang,
-                "illegal.no_match",
-                card=card_name(lang, card),
-                top=card_name(lang, top),
-                color=shown,
+            # The card's name opens the sentence: capitalised there.
+            return _capitalized(
+                t(
+                    lang,
+                    "illegal.no_match",
+                    card=card_name(lang, card),
+                    top=card_name(lang, top),
+                    color=shown,
+                )
             )
     return t(lang, "illegal.not_possible")
 

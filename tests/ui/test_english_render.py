@@ -11,7 +11,8 @@ Re-recorded for issue 15's shorter table and hand (one line per player, the hand
 as buttons, "Anna 🤖"), the buttons' colours (yellow and wild cards blurple, "Keep it" ✋) and
 the lobby's line naming the rules that differ (issue 17): tests/ui/test_table_text.py,
 tests/bot/test_table_text.py and tests/bot/test_pictures.py pin those one by one. Re-recorded for
-issue 31's turn line ("▶ **Anna** to play" first, the seat list headed "Next: Ben"):
+issue 31's turn line ("▶ **Anna** to play" first, the seat list headed "Next: Ben") and the one
+spelling "Wild Draw Colour" (with "Colour" turned back to "Color", the digest is 6aa589bd...):
 tests/ui/test_table_glance.py pins it.
 """
 
@@ -31,7 +32,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "6aa589bdf0985d18db1dc839257d0e5363eea0f447ee26ed9e1a2f7c5fd0a8b8"
+RECORDED = "1b122f80c85d99a24110e3d4e7f30ddbc0a779105cb4c53e73325003067bef12"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),

@@ -15,6 +15,7 @@ from bot.ui import render
 from bot.ui.cards import CardArt, DrawnReport, TablePicture, render_table
 from bot.ui.cards.table import CURRENT_RING
 from bot.ui.i18n import ENGLISH, Lang, languages
+from bot.ui.respond import safe_name
 from bot.ui.words import picture_words
 from tests.bot.test_render_limits import playing_table
 
@@ -83,7 +84,7 @@ def test_the_turn_line_names_the_current_player_first(lang: Lang) -> None:
     description = render.public_message(state, lang).embed.description or ""
     first = description.splitlines()[0]
     assert first.startswith("▶ ")
-    assert f"**{render.safe_name(current)}**" in first
+    assert f"**{safe_name(current)}**" in first
 
 
 def test_the_turn_line_carries_the_deadline_while_a_timer_runs() -> None:
@@ -115,4 +116,4 @@ def test_the_seat_list_is_headed_by_the_next_player(lang: Lang) -> None:
     order = list(view.seats)
     following = order[(order.index(view.current_player or "") + view.direction) % len(order)]
     heading = render.public_message(state, lang).embed.fields[0].name or ""
-    assert render.safe_name(state.name(following)) in heading
+    assert safe_name(state.name(following)) in heading
