@@ -15,6 +15,7 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.ui import pictures
 from bot.ui.cards import MAX_BYTES
+from bot.ui.cards.emoji import EMOJI_VERSION
 
 from .conftest import World, make_settings
 from .driver import Table, buttons, rig
@@ -165,7 +166,9 @@ async def test_hand_buttons_show_the_cards_and_yellow_is_not_grey(world: World) 
     rig(table, ["Y5 W R7 B1", "R6"], top="Y3")
     hand = await table.hand(table.game.players[0])
     emoji = card_emoji(hand)
-    assert len(emoji) == 4 and all(e["id"] and e["name"].startswith("uf1std_") for e in emoji)
+    assert len(emoji) == 4 and all(
+        e["id"] and e["name"].startswith(f"uf{EMOJI_VERSION}std_") for e in emoji
+    )
     shown = {b.get("label"): b for b in hand_buttons(hand)}
     blurple = 1  # Discord's primary style; 2 is grey
     assert shown["Yellow 5"]["style"] == blurple and not shown["Yellow 5"].get("disabled")
@@ -199,7 +202,7 @@ async def test_a_colour_blind_game_uses_its_palette(world: World) -> None:
     assert table.session.state.palette == "colour_blind"
     hand = await table.hand(table.game.players[0])
     emoji = card_emoji(hand)
-    assert emoji and all(e["name"].startswith("uf1cb_") for e in emoji)
+    assert emoji and all(e["name"].startswith(f"uf{EMOJI_VERSION}cb_") for e in emoji)
     assert len(table.public.attachments) == 1
 
 
