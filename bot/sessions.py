@@ -404,7 +404,8 @@ class GameSession:
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
         """Narrate events, move the turn serial, reset timers, schedule the table edit and
         save (every move ends here, so none can forget to save)."""
-        self.state.record(words.narrate(self.lang, events, self.name), actor, turn_move=turn_move)
+        lines = words.narrate(self.lang, events, self.name)
+        self.state.record(lines, actor, turn_move=turn_move, events=events)
         if turn_move:
             self._after_state_change()
         self.computer_turns.watch_for_forgotten_uno()

@@ -95,6 +95,9 @@ class TableState:
         # started for); not saved, since a restored game starts its timer afresh.
         self._turn_deadline: tuple[int, datetime] | None = None
         self.log: deque[str] = deque(maxlen=LOG_LINES)
+        # What the last turn move did (its engine events), for the picture's "+2" and skip
+        # marks; not saved (a restored table shows them again from its next move).
+        self.last_events: tuple[ev.Event, ...] = ()
         self.timeouts_in_row: dict[str, int] = {}
         self.closed = False
         # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
@@ -294,14 +297,23 @@ class TableState:
         self.revision += 1
         return events
 
-    def record(self, lines: Iterable[str], actor: str | None, *, turn_move: bool) -> None:
-        """Log what happened; a turn move moves the serial that hand buttons carry."""
+    def record(
+        self,
+        lines: Iterable[str],
+        actor: str | None,
+        *,
+        turn_move: bool,
+        events: Iterable[ev.Event] = (),
+    ) -> None:
+        """Log what happened; a turn move moves the serial that hand buttons carry and becomes
+        the last move shown (``events``)."""
         self.revision += 1
         self.log.extend(lines)
         if actor is not None:
             self.timeouts_in_row[actor] = 0
         if turn_move:
             self.serial += 1
+            self.last_events = tuple(events)
 
     def next_round(self) -> list[ev.Event]:
         """Deal the next round after one has been scored."""
@@ -311,6 +323,7 @@ class TableState:
         events = game.start_next_round()
         self.revision += 1
         self.log.clear()
+        self.last_events = ()
         self.serial += 1
         return events
 

@@ -9,10 +9,11 @@ import pytest
 from PIL import Image, ImageStat
 
 from bench.cards import sample_table
-from bot.engine import public_view
-from bot.engine.cards import Side
+from bot.engine import Game, RuleSet, public_view
+from bot.engine import events as ev
+from bot.engine.cards import Color, Face, Kind, Side
 from bot.ui import render
-from bot.ui.cards import CardArt, DrawnReport, TablePicture, render_table
+from bot.ui.cards import CardArt, DrawnReport, TablePicture, render_table, table_picture
 from bot.ui.cards.table import CURRENT_RING
 from bot.ui.i18n import ENGLISH, Lang, languages
 from bot.ui.respond import safe_name
@@ -22,6 +23,7 @@ from tests.bot.test_render_limits import playing_table
 DEADLINE = datetime(2026, 5, 1, 12, 0, 40, tzinfo=UTC)
 # The least difference in grey level (0-255) between the current seat's border and any other's.
 GRAYSCALE_CONTRAST = 40
+RED_1, RED_2, RED_3 = (Face(Color.RED, Kind.NUMBER, n) for n in (1, 2, 3))
 
 
 def drawn(picture: TablePicture, lang: Lang = ENGLISH) -> tuple[Image.Image, DrawnReport]:
@@ -117,3 +119,42 @@ def test_the_seat_list_is_headed_by_the_next_player(lang: Lang) -> None:
     following = order[(order.index(view.current_player or "") + view.direction) % len(order)]
     heading = render.public_message(state, lang).embed.fields[0].name or ""
     assert safe_name(state.name(following)) in heading
+
+
+def test_the_picture_takes_the_last_move_from_its_events() -> None:
+    """Who drew how many and whose turn was skipped come from the move's events, by seat."""
+    game = Game.new(["a", "b", "c"], RuleSet(variant="classic"), seed=5)
+    events: list[ev.Event] = [ev.CardsDrawn("b", 2, "Draw Two"), ev.TurnSkipped("b")]
+    picture = table_picture(public_view(game), str, events)
+    assert picture.drew == ((1, 2),) and picture.skipped == (1,)
+    assert table_picture(public_view(game), str).drew == ()
+
+
+def test_the_picture_shows_the_two_cards_played_before_the_top() -> None:
+    """The one or two discards under the top card, oldest first."""
+    game = Game.new(["a", "b", "c"], RuleSet(variant="classic"), seed=5)
+    view = replace(public_view(game), discards=(RED_1, RED_2, RED_3, game.top_face()))
+    assert table_picture(view, str).previous == (RED_2, RED_3)
+
+
+def test_the_last_move_is_drawn_on_the_seat_it_hit() -> None:
+    """A "+2" badge is drawn in the cell of the player who drew, and the picture changes with
+    a skip mark and the previous discards."""
+    base = sample_table("classic", 4, 7)
+    marked = replace(base, drew=((2, 2),))
+    _, report = drawn(marked)
+    (badge,) = [text for text in report.texts if text.text == "+2"]
+    x, y, w, h = report.cells[2]
+    assert x <= badge.box[0] and badge.box[2] <= x + w and y <= badge.box[1] <= y + h
+    plain = drawn(base)[0].tobytes()
+    assert drawn(replace(base, skipped=(2,)))[0].tobytes() != plain
+    assert drawn(replace(base, previous=(RED_1, RED_2)))[0].tobytes() != plain
+
+
+def test_a_turn_move_is_kept_as_the_last_move_and_an_uno_call_is_not() -> None:
+    """The table keeps a turn move's events; an UNO call (no turn move) leaves them."""
+    state = playing_table(2, "classic", 3)
+    events = [ev.TurnSkipped(state.seats[1].player_id)]
+    state.record([], None, turn_move=True, events=events)
+    state.record([], None, turn_move=False, events=[ev.UnoCalled(state.seats[0].player_id)])
+    assert state.last_events == tuple(events)

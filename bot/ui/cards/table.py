@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.engine import events as ev
 from bot.engine.cards import Color, Face, Side
 from bot.engine.view import PlayerView
 
@@ -32,6 +33,11 @@ MINI_SIZES = ((6, 72, 21), (10, 60, 17))
 TOP_HEIGHT = 210  # the top card
 PILE_HEIGHT = 165  # the draw pile
 FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
+PREVIOUS_SHOWN = 2  # discards shown fanned out under the top card
+# How the previous discards lie under the top card: turned (degrees) and moved right (pixels).
+PREVIOUS_LIE = ((-13, 30), (-6, 16))
+DECK_LAYERS = 3  # card edges drawn under the draw pile so it reads as a deck
+DRAW_MARK: RGB = (200, 30, 30)  # the "+2" of a seat that just drew
 MAX_BYTES = 100_000
 # The current seat's ring: an ink edge this wide, then the turn colour up to CURRENT_RING.
 CURRENT_EDGE = 3
@@ -108,6 +114,11 @@ class TablePicture:
     players: tuple[SeatPicture, ...]
     draw_pile_count: int
     draw_pile_back: Face | None = None
+    # What the last move did: the one or two cards played before the top (oldest first), who
+    # drew how many (seat index, count) and whose turns were skipped (seat indexes).
+    previous: tuple[Face, ...] = ()
+    drew: tuple[tuple[int, int], ...] = ()
+    skipped: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +176,11 @@ class _ReportingDraw(ImageDraw.ImageDraw):
         self.texts.append(DrawnText(str(text), size, tuple(round(v) for v in box)))  # type: ignore[arg-type]
 
 
-def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
-    """The picture's inputs from a view (a spectator's or a player's: both are public here)."""
+def table_picture(
+    view: PlayerView, name: Callable[[str], str], events: Sequence[ev.Event] = ()
+) -> TablePicture:
+    """The picture's inputs from a view (a spectator's or a player's: both are public here)
+    and the last move's ``events`` (who drew, whose turn was skipped)."""
     by_player = {o.player: o for o in view.opponents}
     order = view.seats or tuple(by_player)
     seats = []
@@ -191,7 +205,23 @@ def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
         players=tuple(seats),
         draw_pile_count=view.draw_pile_count,
         draw_pile_back=view.draw_pile_back,
+        previous=view.discards[-1 - PREVIOUS_SHOWN : -1],
+        **_last_move(order, events),
     )
+
+
+def _last_move(order: Sequence[str], events: Sequence[ev.Event]) -> dict[str, Any]:
+    """The picture's marks of a move: cards drawn by seat, and the seats skipped."""
+    seat = {player: index for index, player in enumerate(order)}
+    drawn: dict[int, int] = {}
+    skipped: list[int] = []
+    for event in events:
+        if isinstance(event, ev.CardsDrawn) and event.player in seat and event.count:
+            index = seat[event.player]
+            drawn[index] = drawn.get(index, 0) + event.count
+        elif isinstance(event, ev.TurnSkipped) and event.player in seat:
+            skipped.append(seat[event.player])
+    return {"drew": tuple(drawn.items()), "skipped": tuple(dict.fromkeys(skipped))}
 
 
 def render_table(
@@ -419,10 +449,23 @@ def _header(
     else:
         pile = None
     if pile is not None:
-        _paste(canvas, pile, PAD + 4, 26)
+        # A deck, not a card in play: the edges of the cards under its top show below it.
+        px, py = PAD, 22
+        for layer in range(min(DECK_LAYERS, picture.draw_pile_count - 1), 0, -1):
+            edge = (px + 3 * layer, py + 3 * layer, px + 3 * layer + pile.width - 1)
+            box = (*edge[:2], edge[2], py + 3 * layer + pile.height - 1)
+            draw.rounded_rectangle(box, 10, fill=WHITE, outline=INK, width=2)
+        _paste(canvas, pile, px, py)
     else:
         draw.rounded_rectangle((PAD + 4, 26, PAD + 114, 191), 10, outline=theme.muted, width=3)
     _word(draw, (PAD + 59, 214), words.draw_pile, 24, 130, theme.text, "mm", theme.stroke)
+    # The one or two cards played before the top, turned and peeking out from under it.
+    lies = PREVIOUS_LIE[-len(picture.previous) :] if picture.previous else ()
+    for face, (angle, shift) in zip(picture.previous, lies, strict=True):
+        under = art.face_image(face, picture.side, TOP_HEIGHT, words.cards)
+        turned = under.rotate(angle, Image.Resampling.BICUBIC, expand=True)
+        cx, cy = 160 + under.width // 2 + shift, 16 + under.height // 2 + 4
+        _paste(canvas, turned, cx - turned.width // 2, cy - turned.height // 2)
     top = art.face_image(picture.top, picture.side, TOP_HEIGHT, words.cards)
     _paste(canvas, top, 160, 16)
     # Beside the colour's shape in the swatch, or centred in it when no colour is named yet.
@@ -504,15 +547,42 @@ def _seat(
         marker = [(x + 14, y + 13), (x + 14, y + 41), (x + 36, y + 27)]
         draw.polygon(marker, fill=theme.current, outline=INK)
         name_x = x + 44
-    room = x + w - 16 - count_width - 14 - (70 if uno else 0) - name_x
+    drew = dict(picture.drew).get(index, 0)
+    room = x + w - 16 - count_width - 14 - (70 if uno else 0) - (64 if drew else 0) - name_x
     label = safe_name(seat.name, name_font(26), room, words.player.format(number=index + 1))
     _text(draw, (name_x, y + 27), label, name_font(26), theme.text, stroke=theme.stroke)
     _text(draw, (x + w - 16, y + 27), count_text, count_font, theme.text, "rm", theme.stroke)
+    badge_x = x + w - 16 - count_width - 12
     if uno:
-        ux = x + w - 16 - count_width - 76
-        draw.rounded_rectangle((ux, y + 12, ux + 64, y + 42), 12, fill=(220, 40, 40))
-        _word(draw, (ux + 32, y + 27), words.uno, 20, 58, WHITE, "mm")
+        badge_x -= 64
+        draw.rounded_rectangle((badge_x, y + 12, badge_x + 64, y + 42), 12, fill=(220, 40, 40))
+        _word(draw, (badge_x + 32, y + 27), words.uno, 20, 58, WHITE, "mm")
+        badge_x -= 6
     _fan(canvas, picture, layout, index, seat, art, x + 14, y + 52)
+    if drew:
+        # What the last move gave this player: "+2", in the colour of a draw card's warning.
+        badge_x -= 58
+        box = (badge_x, y + 10, badge_x + 58, y + 44)
+        draw.rounded_rectangle(box, 12, fill=DRAW_MARK, outline=INK, width=2)
+        _word(draw, (badge_x + 29, y + 27), f"+{drew}", 24, 52, WHITE, "mm", 2)
+    if index in picture.skipped:
+        _skip_mark(canvas, x + w - 56, y + 52 + (layout.cell(index)[3] - 52) // 2)
+
+
+def _skip_mark(canvas: Image.Image, cx: int, cy: int, r: int = 30) -> None:
+    """A big ⊘ over a seat whose turn the last move skipped: red, edged in white and ink."""
+    s = SUPERSAMPLE
+    size = 2 * (r + 6) * s
+    mark = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(mark)
+    c = size / 2
+    for width, colour in ((14, INK), (10, WHITE), (6, DRAW_MARK)):
+        reach = (r - (14 - width) // 2) * s
+        draw.ellipse((c - reach, c - reach, c + reach, c + reach), outline=colour, width=width * s)
+        slant = reach * 0.7
+        draw.line((c - slant, c + slant, c + slant, c - slant), fill=colour, width=width * s)
+    mark = mark.reduce(s)
+    canvas.paste(mark, (cx - mark.width // 2, cy - mark.height // 2), mark)
 
 
 def _fan(
