@@ -33,6 +33,7 @@ MINI_SIZES = ((6, 72, 21), (10, 60, 17))
 TOP_HEIGHT = 210  # the top card
 PILE_HEIGHT = 165  # the draw pile
 FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
+FAN_SPREAD = 0.85  # the widest step of a fan, as a share of a fanned card's width
 PREVIOUS_SHOWN = 2  # discards shown fanned out under the top card
 # How the previous discards lie under the top card: turned (degrees) and moved right (pixels).
 PREVIOUS_LIE = ((-13, 30), (-6, 16))
@@ -607,7 +608,10 @@ def _fan(
     else:
         minis = [art.mini_image(None, None, layout.mini)] * min(seat.count, 30)
     per_line = -(-len(minis) // lines)
-    step = min(layout.step, (layout.fan_width - layout.mini_width) / max(1, per_line - 1))
+    # Spread to the cell: a few cards lie almost side by side (their signs whole), many
+    # overlap down to the strip that still shows each sign.
+    widest = layout.mini_width * FAN_SPREAD
+    step = min(widest, (layout.fan_width - layout.mini_width) / max(1, per_line - 1))
     for i, mini in enumerate(minis):
         line, position = divmod(i, per_line)
         _paste(canvas, mini, x + round(position * step), y + line * (layout.mini + 6))
