@@ -3,8 +3,7 @@
 Discord fits an embed's image into a box: about 400x300 on the desktop client, and the embed's
 width (about 262 px) on a 360 px-wide phone (docs/table-picture.md). A word is readable from
 12 px up. The renderer reports every word it draws (``DrawnReport``); scaled into the box, the
-smallest must be at least 12 px. The layouts below do not reach it yet: the test measures them
-and is marked as a known failure until they do (strict, so the mark goes once they pass).
+smallest must be at least 12 px.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from bot.ui.words import picture_words
 # (width, height) of the box the image is fitted into; None: as tall as it needs.
 DISPLAY_BOXES: dict[str, tuple[int, int | None]] = {"desktop": (400, 300), "phone": (262, None)}
 READABLE_PX = 12.0
-LAYOUTS = [(variant, players) for variant in ("flip", "classic") for players in (2, 4, 6, 10)]
+LAYOUTS = [(variant, players) for variant in ("flip", "classic") for players in (2, 3, 4, 6, 7, 10)]
 
 
 def smallest_word_px(variant: str, players: int, box: tuple[int, int | None], lang: Lang) -> float:
@@ -33,13 +32,12 @@ def smallest_word_px(variant: str, players: int, box: tuple[int, int | None], la
 
 
 def test_the_smallest_word_is_measured_at_the_displayed_size() -> None:
-    """The measure scales by the box: a picture twice the box's width shows words at half."""
-    desktop = smallest_word_px("classic", 2, DISPLAY_BOXES["desktop"], Lang("en"))
-    wide_box = smallest_word_px("classic", 2, (800, 600), Lang("en"))
-    assert desktop == pytest.approx(wide_box / 2, rel=0.05)
+    """The measure scales by the box: in a box half as large, words show at half the size."""
+    desktop = smallest_word_px("classic", 10, DISPLAY_BOXES["desktop"], Lang("en"))
+    twice = smallest_word_px("classic", 10, (800, 600), Lang("en"))
+    assert desktop == pytest.approx(twice / 2, rel=0.05)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 31 item 5: the picture's words are 5-12 px there")
 @pytest.mark.parametrize("box", sorted(DISPLAY_BOXES))
 @pytest.mark.parametrize(("variant", "players"), LAYOUTS)
 def test_every_word_is_readable_at_the_displayed_size(variant: str, players: int, box: str) -> None:
