@@ -102,6 +102,8 @@ class Table(Protocol):
     @property
     def ai_difficulty(self) -> str: ...
     @property
+    def pictures(self) -> bool: ...
+    @property
     def next_round_delay(self) -> int: ...
     @property
     def game(self) -> Game | None: ...
@@ -321,11 +323,64 @@ def embed_lines(embed: discord.Embed) -> int:
     return sum(part.count("\n") + 1 for part in parts if part)
 
 
+# A phone shows an embed's text about 262 px wide: some 34 narrow letters, fewer wide ones. The
+# table counts a line as wrapping past LINE_CHARS characters (an emoji as EMOJI_CHARS), which
+# errs long; tests/ui/screen_lines.py measures the real widths.
+LINE_CHARS = 30
+EMOJI_CHARS = 2.5
+# A name in the table's text is cut to this many characters' width (the picture shows it whole
+# as it fits), so a player's line stays one line on a phone.
+SHOWN_NAME_CHARS = 11
+WIDE_CHARS = 1.4  # a capital or a wide letter, in characters
+
+
+def _char_width(char: str) -> float:
+    """A character's width in characters: an emoji or symbol EMOJI_CHARS, a capital more."""
+    if ord(char) >= 0x1F000 or 0x2190 <= ord(char) < 0x2C00:
+        return EMOJI_CHARS
+    if char.isupper() or char in "mwMW@%":
+        return WIDE_CHARS
+    return 1.0
+
+
+def wrapped_lines(text: str) -> int:
+    """About how many lines ``text`` takes on a phone's screen (see LINE_CHARS)."""
+    lines = 0
+    for line in text.split("\n"):
+        chars = sum(_char_width(char) for char in line.replace("**", ""))
+        lines += max(1, -(-int(chars) // LINE_CHARS))
+    return lines
+
+
+def cut_name(name: str, chars: float = SHOWN_NAME_CHARS) -> str:
+    """``name`` cut with an ellipsis to about ``chars`` characters' width."""
+    used = 0.0
+    for index, char in enumerate(name):
+        used += _char_width(char)
+        if used > chars:
+            return name[:index].rstrip() + "…"
+    return name
+
+
+def _screen_lines(embed: discord.Embed) -> int:
+    parts = [embed.title, embed.description, embed.footer.text]
+    parts += [text for field in embed.fields for text in (field.name, field.value)]
+    return sum(wrapped_lines(part) for part in parts if part)
+
+
+def short_name(table: Table) -> Namer:
+    """The table's names made safe for message text and cut to SHOWN_NAME_CHARS' width."""
+    return lambda player: safe_name(cut_name(table.name(player)))
+
+
 def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     """The public table, rendered from a spectator-safe view (no hand shown): the top card,
     colour and direction, the draw pile, whose turn it is over one line per player, and as
     many of the last events as fit the table's line budget."""
-    name = shown_name(table)
+    # With the picture below, the text leaves it what it shows (the direction, the draw pile,
+    # the backs) and cuts names, so it fits a phone's screen.
+    pictured = table.pictures
+    name = short_name(table) if pictured else shown_name(table)
     flip = view.variant == "flip"
     title = t(lang, "table.title.classic", round=view.round_no)
     if flip:
@@ -340,11 +395,15 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
         pile = t(
             lang, "table.draw_pile.back", cards=pile, card=card_text(lang, view.draw_pile_back)
         )
-    lines = [
-        turn_line(lang, view, name, table.turn_deadline),
-        f"{top} · {direction}",
-        t(lang, "table.line.pile", pile=pile),
-    ]
+    lines = [turn_line(lang, view, name, table.turn_deadline), top]
+    if pictured:
+        # "🟡 yellow 5", or "🌈 Wild → 🔵 Blue" once a colour is named unlike the card's.
+        lines[-1] = card_text(lang, view.top)
+        if view.color is not None and view.color is not view.top.color:
+            lines[-1] += f" → {color_text(lang, view.color)}"
+    else:
+        lines[-1] = f"{top} · {direction}"
+        lines.append(t(lang, "table.line.pile", pile=pile))
     embed = discord.Embed(title=title, description="\n".join(lines), color=EMBED_COLOR[view.side])
     seats = view.opponents
     # Each seat gets an equal share of the field, so a long hand never pushes a player out.
@@ -353,11 +412,26 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     add_field(
         embed,
         _next_player_text(lang, view, name),
-        "\n".join(fit(_seat_line(lang, view, seat, name, scored), share) for seat in seats),
+        "\n".join(
+            fit(_seat_line(lang, view, seat, name, scored, backs=not pictured), share)
+            for seat in seats
+        ),
     )
-    room = table_line_budget(len(seats)) - embed_lines(embed) - 1
-    if table.log and room > 0:
-        add_field(embed, t(lang, "table.events"), "\n".join(list(table.log)[-room:]))
+    if pictured:
+        # The last events that fit the phone's screen, newest kept.
+        room = table_line_budget(len(seats)) - _screen_lines(embed) - 1
+        events: list[str] = []
+        for line in reversed(table.log):
+            room -= wrapped_lines(line)
+            if room < 0:
+                break
+            events.insert(0, line)
+        if events:
+            add_field(embed, t(lang, "table.events"), "\n".join(events))
+    else:
+        room = table_line_budget(len(seats)) - embed_lines(embed) - 1
+        if table.log and room > 0:
+            add_field(embed, t(lang, "table.events"), "\n".join(list(table.log)[-room:]))
     content = None
     if view.current_player is not None and not table.is_ai(view.current_player):
         content = t(lang, "table.your_turn", mention=f"<@{view.current_player}>")
@@ -397,9 +471,17 @@ def _next_player_text(lang: Lang, view: PlayerView, name: Namer) -> str:
     return t(lang, "table.next", name=name(following))
 
 
-def _seat_line(lang: Lang, view: PlayerView, seat: OpponentView, name: Namer, scored: bool) -> str:
+def _seat_line(
+    lang: Lang,
+    view: PlayerView,
+    seat: OpponentView,
+    name: Namer,
+    scored: bool,
+    *,
+    backs: bool = True,
+) -> str:
     """One player on the table: turn marker, name, card count, UNO call, score once anyone
-    has points, and in Flip the backs of their cards everyone sees."""
+    has points, and in Flip (with ``backs``) the backs of their cards everyone sees."""
     marker = "▶ " if seat.player == view.current_player else ""
     parts = [f"{marker}{name(seat.player)} — {cards_count(lang, seat.card_count)}"]
     if seat.called_uno and seat.card_count == 1:
@@ -407,7 +489,7 @@ def _seat_line(lang: Lang, view: PlayerView, seat: OpponentView, name: Namer, sc
     if scored:
         parts.append(tn(lang, "table.seat.points", seat.score))
     line = " · ".join(parts)
-    if seat.backs:
+    if seat.backs and backs:
         line = t(lang, "table.seat.backs", seat=line, cards=short_faces(seat.backs))
     return line
 

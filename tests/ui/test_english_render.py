@@ -12,8 +12,9 @@ as buttons, "Anna 🤖"), the buttons' colours (yellow and wild cards blurple, "
 the lobby's line naming the rules that differ (issue 17): tests/ui/test_table_text.py,
 tests/bot/test_table_text.py and tests/bot/test_pictures.py pin those one by one. Re-recorded for
 issue 31's turn line ("▶ **Anna** to play" first, the seat list headed "Next: Ben") and the one
-spelling "Wild Draw Colour" (with "Colour" turned back to "Color", the digest is 6aa589bd...):
-tests/ui/test_table_glance.py pins it.
+spelling "Wild Draw Colour" (with "Colour" turned back to "Color", the digest is 6aa589bd...),
+and the table fitted to a phone beside its picture (names cut, the picture's facts left to it):
+tests/ui/test_table_glance.py and tests/ui/test_table_text.py pin them.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "1b122f80c85d99a24110e3d4e7f30ddbc0a779105cb4c53e73325003067bef12"
+RECORDED = "9dc572c6c5a9d39b610bd3f0f136025c08133ea6a797db571fb736f1687ec8f2"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),

@@ -16,7 +16,6 @@ from bot.ui import render
 from bot.ui.cards import CardArt, DrawnReport, TablePicture, render_table, table_picture
 from bot.ui.cards.table import CURRENT_RING
 from bot.ui.i18n import ENGLISH, Lang, languages
-from bot.ui.respond import safe_name
 from bot.ui.words import picture_words
 from tests.bot.test_render_limits import playing_table
 
@@ -82,11 +81,11 @@ def test_the_turn_line_names_the_current_player_first(lang: Lang) -> None:
     """The table's first line starts with ▶ and the player to move in bold."""
     state = playing_table(4, "flip", 3, lang)
     assert state.game is not None
-    current = state.name(state.game.current_player or "")
+    current = render.short_name(state)(state.game.current_player or "")
     description = render.public_message(state, lang).embed.description or ""
     first = description.splitlines()[0]
     assert first.startswith("▶ ")
-    assert f"**{safe_name(current)}**" in first
+    assert f"**{current}**" in first
 
 
 def test_the_turn_line_carries_the_deadline_while_a_timer_runs() -> None:
@@ -118,7 +117,7 @@ def test_the_seat_list_is_headed_by_the_next_player(lang: Lang) -> None:
     order = list(view.seats)
     following = order[(order.index(view.current_player or "") + view.direction) % len(order)]
     heading = render.public_message(state, lang).embed.fields[0].name or ""
-    assert safe_name(state.name(following)) in heading
+    assert render.short_name(state)(following) in heading
 
 
 def test_the_picture_takes_the_last_move_from_its_events() -> None:
@@ -158,3 +157,30 @@ def test_a_turn_move_is_kept_as_the_last_move_and_an_uno_call_is_not() -> None:
     state.record([], None, turn_move=True, events=events)
     state.record([], None, turn_move=False, events=[ev.UnoCalled(state.seats[0].player_id)])
     assert state.last_events == tuple(events)
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Anna", "Anna"),
+        ("W" * 32, "WWWWWWW…"),
+        ("🃏" * 10, "🃏🃏🃏🃏…"),
+        ("anna-maria k", "anna-maria…"),
+    ],
+)
+def test_a_long_name_is_cut_to_a_phone_line(name: str, shown: str) -> None:
+    """Names in the table's text are cut by their width: wide letters and emoji count more."""
+    assert render.cut_name(name) == shown
+
+
+def test_beside_the_picture_the_text_leaves_it_the_backs_and_the_pile() -> None:
+    """With the picture, the text shows no backs, no draw pile line and no direction; a
+    text-only table shows them."""
+    state = playing_table(4, "flip", 3)
+    pictured = render.public_message(state, ENGLISH).embed
+    assert "backs:" not in (pictured.fields[0].value or "")
+    assert "Draw pile" not in (pictured.description or "")
+    state.pictures = False
+    text_only = render.public_message(state, ENGLISH).embed
+    assert "backs:" in (text_only.fields[0].value or "")
+    assert "Draw pile" in (text_only.description or "")
