@@ -344,11 +344,22 @@ def _char_width(char: str) -> float:
 
 
 def wrapped_lines(text: str) -> int:
-    """About how many lines ``text`` takes on a phone's screen (see LINE_CHARS)."""
+    """About how many lines ``text`` takes on a phone's screen (see LINE_CHARS): its words
+    wrapped at spaces, a word longer than a line broken where it must."""
     lines = 0
     for line in text.split("\n"):
-        chars = sum(_char_width(char) for char in line.replace("**", ""))
-        lines += max(1, -(-int(chars) // LINE_CHARS))
+        lines += 1
+        used = 0.0
+        for word in line.replace("**", "").split(" "):
+            needed = sum(_char_width(char) for char in word) + (1 if used else 0)
+            if used and used + needed > LINE_CHARS:
+                lines += 1
+                needed -= 1
+                used = 0.0
+            used += needed
+            while used > LINE_CHARS:
+                lines += 1
+                used -= LINE_CHARS
     return lines
 
 

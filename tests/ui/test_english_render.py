@@ -33,7 +33,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "9dc572c6c5a9d39b610bd3f0f136025c08133ea6a797db571fb736f1687ec8f2"
+RECORDED = "e95b3a4871e5803eb32d3bab9ef1d3151f3e575da824ebbefc85d893a4653999"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),
