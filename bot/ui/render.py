@@ -618,6 +618,10 @@ def hand_message(
         description="\n".join(line for line in lines if line),
         color=EMBED_COLOR[view.side],
     )
+    # The top card's picture beside the text, when the cards have their emoji.
+    top_picture = card_emoji(view.top, view.side)
+    if isinstance(top_picture, discord.PartialEmoji) and top_picture.id:
+        embed.set_thumbnail(url=top_picture.url)
     card_buttons = _card_buttons(table, serial, view, cards, lang, card_emoji)
     specials = [
         move_button(table, serial, m, view, lang)

@@ -176,6 +176,19 @@ async def test_hand_buttons_show_the_cards_and_yellow_is_not_grey(world: World) 
     assert shown["Red 7"].get("disabled")
 
 
+async def test_the_hand_shows_the_top_cards_picture(world: World) -> None:
+    """The hand's embed carries the top card's emoji as its thumbnail (Yellow 3 here)."""
+    table = Table(world, 2)
+    await table.start("uno classic start")
+    rig(table, ["Y5 R7", "R6"], top="Y3")
+    hand = await table.hand(table.game.players[0])
+    embed = hand.embeds[0]
+    data = embed if isinstance(embed, dict) else embed.to_dict()
+    emoji = {e.name: e for e in await world.bot.fetch_application_emojis()}
+    top = emoji[f"uf{EMOJI_VERSION}std_yellow_3"]
+    assert data["thumbnail"]["url"] == f"https://cdn.discordapp.com/emojis/{top.id}.png"
+
+
 async def test_a_new_hand_deletes_the_one_before(world: World) -> None:
     """Pressing Hand again deletes the previous hand (through its interaction), so a player
     who opens their hand every turn keeps one."""
