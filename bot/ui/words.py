@@ -116,7 +116,6 @@ def card_words(lang: Lang) -> CardWords:
 
 def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
     """The table picture's own words in ``lang`` (the drawing process reads no catalog)."""
-    flip, dark = picture.variant == "flip", picture.side is Side.DARK
     clockwise = picture.direction == 1
     return PictureWords(
         lang=lang,
@@ -127,9 +126,7 @@ def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
             else t(lang, "picture.any_color")
         ),
         direction=t(lang, "picture.clockwise" if clockwise else "picture.counter_clockwise"),
-        side=t(lang, "picture.side.dark" if dark else "picture.side.light") if flip else "",
         uno=t(lang, "picture.uno"),
-        counts=tuple(cards_count(lang, seat.count) for seat in picture.players),
         # Templates: the drawing fills them with a name cut to the room left.
         next=t(lang, "picture.next"),
         player=t(lang, "picture.player"),

@@ -155,9 +155,7 @@ class PictureWords:
     draw_pile: str  # "Draw: 42"
     color: str  # "RED", or "ANY COLOUR" before a colour is named
     direction: str  # "Clockwise"
-    side: str  # "LIGHT SIDE" in Flip, "" in classic
     uno: str  # the badge of a player who called UNO
-    counts: tuple[str, ...]  # "7 cards" for each seat, in seat order
     next: str  # "Next: {name}"
     player: str  # "Player {number}": a seat whose name has nothing drawable
     cards: CardWords  # the words printed on the top card and the Flip pile's face
