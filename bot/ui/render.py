@@ -8,6 +8,7 @@ keep working after a restart.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -326,40 +327,47 @@ def embed_lines(embed: discord.Embed) -> int:
 # A phone shows an embed's text about 262 px wide: some 34 narrow letters, fewer wide ones. The
 # table counts a line as wrapping past LINE_CHARS characters (an emoji as EMOJI_CHARS), which
 # errs long; tests/ui/screen_lines.py measures the real widths.
-LINE_CHARS = 30
-EMOJI_CHARS = 2.5
+LINE_CHARS = 36
+EMOJI_CHARS = 2.7
 # A name in the table's text is cut to this many characters' width (the picture shows it whole
 # as it fits), so a player's line stays one line on a phone.
 SHOWN_NAME_CHARS = 11
-WIDE_CHARS = 1.4  # a capital or a wide letter, in characters
+WIDE_CHARS = 1.25  # a capital, in characters
+WIDEST_CHARS = 1.7  # m, w, M, W, @ and %
+TITLE_SCALE = 1.35  # the title's letters against the text's
+RELATIVE_TIME = re.compile(r"<t:\d+:R>")  # shown by Discord as "in 40 seconds"
 
 
 def _char_width(char: str) -> float:
-    """A character's width in characters: an emoji or symbol EMOJI_CHARS, a capital more."""
+    """A character's width in characters: an emoji or symbol EMOJI_CHARS, a capital or a wide
+    letter more than one."""
     if ord(char) >= 0x1F000 or 0x2190 <= ord(char) < 0x2C00:
         return EMOJI_CHARS
-    if char.isupper() or char in "mwMW@%":
+    if char in "mwMW@%":
+        return WIDEST_CHARS
+    if char.isupper():
         return WIDE_CHARS
     return 1.0
 
 
-def wrapped_lines(text: str) -> int:
+def wrapped_lines(text: str, line_chars: float = LINE_CHARS) -> int:
     """About how many lines ``text`` takes on a phone's screen (see LINE_CHARS): its words
     wrapped at spaces, a word longer than a line broken where it must."""
     lines = 0
     for line in text.split("\n"):
         lines += 1
         used = 0.0
-        for word in line.replace("**", "").split(" "):
+        shown = RELATIVE_TIME.sub("in 40 seconds", line.replace("**", ""))
+        for word in shown.split(" "):
             needed = sum(_char_width(char) for char in word) + (1 if used else 0)
-            if used and used + needed > LINE_CHARS:
+            if used and used + needed > line_chars:
                 lines += 1
                 needed -= 1
                 used = 0.0
             used += needed
-            while used > LINE_CHARS:
+            while used > line_chars:
                 lines += 1
-                used -= LINE_CHARS
+                used -= line_chars
     return lines
 
 
@@ -374,9 +382,11 @@ def cut_name(name: str, chars: float = SHOWN_NAME_CHARS) -> str:
 
 
 def _screen_lines(embed: discord.Embed) -> int:
-    parts = [embed.title, embed.description, embed.footer.text]
+    parts = [embed.description, embed.footer.text]
     parts += [text for field in embed.fields for text in (field.name, field.value)]
-    return sum(wrapped_lines(part) for part in parts if part)
+    # The title's letters are larger and bold: fewer to a line.
+    title = wrapped_lines(embed.title, LINE_CHARS / TITLE_SCALE) if embed.title else 0
+    return title + sum(wrapped_lines(part) for part in parts if part)
 
 
 def short_name(table: Table) -> Namer:

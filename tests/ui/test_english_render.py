@@ -33,7 +33,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "e95b3a4871e5803eb32d3bab9ef1d3151f3e575da824ebbefc85d893a4653999"
+RECORDED = "ab31f13b1d2c796fa1fb3a8e5e124c46a511ffb37d67faee6ce3ebd618cc44ec"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),

@@ -163,7 +163,7 @@ def test_a_turn_move_is_kept_as_the_last_move_and_an_uno_call_is_not() -> None:
     ("name", "shown"),
     [
         ("Anna", "Anna"),
-        ("W" * 32, "WWWWWWW…"),
+        ("W" * 32, "WWWWWW…"),
         ("🃏" * 10, "🃏🃏🃏🃏…"),
         ("anna-maria k", "anna-maria…"),
     ],
