@@ -45,6 +45,7 @@ from bot.thinking import Thinker
 from bot.ui import render, words
 from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
 from bot.ui.i18n import Lang, public_language, resolve, t, tn
+from bot.ui.kinds import MISPLACED_CLICK
 from bot.ui.pictures import Pictures
 from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
 
@@ -67,8 +68,6 @@ Answer = Callable[[], Coroutine[Any, Any, None]]
 # Message keys. The answer to a button whose session is gone: closed, or not restored after a
 # restart.
 STALE_CLICK = "click.stale"
-# A button id that does not belong on the message it was clicked on (a forged or replayed id).
-MISPLACED_CLICK = "click.misplaced"
 # The answers to a click that failed unexpectedly: they say what is true.
 UNCHANGED_AND_FAILED = "error.unchanged"
 CHANGED_BUT_FAILED = "error.shown_failed"
@@ -538,7 +537,8 @@ class GameSession:
 
 def _on_its_message(session: GameSession, interaction: Interaction, click: Click) -> bool:
     """Whether a click's id belongs on the message it came from: hand buttons live on
-    ephemeral hands, lobby and table buttons on the session's public message."""
+    ephemeral hands, lobby and table buttons on the session's public message (the kind of
+    message each answers is checked before, in ``bot.ui.kinds``; this is the session's part)."""
     message = interaction.message
     if message is None:
         return False

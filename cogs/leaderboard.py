@@ -17,6 +17,7 @@ from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyErr
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.ui import words
 from bot.ui.i18n import Lang, format_number, resolve, t, tn
+from bot.ui.kinds import LEADERBOARD_COLOUR, KindChecked, MessageKind
 from bot.ui.respond import Interaction, button_view, reply, safe_name
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,7 @@ class BoardQuery:
 
 
 class LeaderboardButton(
+    KindChecked,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"lb:(?P<scope>[gs]):(?P<variant>[fca]):(?P<sort>[pmr]):(?P<page>\d+):(?P<guild>\d+)",
 ):
@@ -131,6 +133,10 @@ class LeaderboardButton(
     ) -> LeaderboardButton:
         """Rebuild the button from a click on any leaderboard message."""
         return cls(BoardQuery.from_match(match), label="")
+
+    def answers(self) -> MessageKind:
+        """A page button answers on a leaderboard only."""
+        return MessageKind.LEADERBOARD
 
     async def callback(self, interaction: Interaction) -> None:
         """Show the button's page in place, with the clicker's own rank under the table."""
@@ -200,7 +206,7 @@ def board_embed(
 ) -> discord.Embed:
     """The public leaderboard embed: title, table, the viewer's rank line, page footer."""
     title = words.board_title(lang, where, board.variant)
-    embed = discord.Embed(title=title, colour=discord.Colour.gold())
+    embed = discord.Embed(title=title, colour=LEADERBOARD_COLOUR)
     if not board.rows:
         embed.description = words.board_empty(lang, board.scope == "guild", board.variant)
         return embed

@@ -37,6 +37,7 @@ from bot.engine import (
 from bot.engine.cards import Color
 
 from .i18n import resolve, t
+from .kinds import KindChecked, MessageKind
 from .respond import Interaction, reply
 
 CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<session>[0-9a-z]+):(?P<rest>[0-9a-z:]*)")
@@ -191,7 +192,7 @@ def _move(code: str) -> Move | None:
     return SIMPLE_MOVES.get(code)
 
 
-class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
+class UnoButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
     """Every unoflip button; it carries its click, parsed once."""
 
     def __init__(
@@ -227,6 +228,12 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_
     ) -> UnoButton:
         """Rebuild the button from a click on any message, old ones included."""
         return cls(parse(match[0]), raw_id=match[0])
+
+    def answers(self) -> MessageKind | None:
+        """A hand button answers on a hand; lobby and table buttons on a table."""
+        if self.click is None:
+            return None
+        return MessageKind.HAND if isinstance(self.click, HandClick) else MessageKind.TABLE
 
     async def callback(self, interaction: Interaction) -> None:
         """Hand the click to the session manager (which answers it, always)."""

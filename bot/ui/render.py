@@ -39,6 +39,7 @@ from bot.engine.view import HandCard
 
 from .buttons import HandClick, LobbyClick, TableClick, UnoButton
 from .i18n import Lang, t, tn
+from .kinds import TABLE_COLOURS
 from .respond import button_view, safe_name
 from .text import COLOR_EMOJI, fit, sort_key
 from .words import (
@@ -121,7 +122,8 @@ EMBED_TITLE_LIMIT = 256
 EMBED_DESCRIPTION_LIMIT = 4096
 EMBED_FOOTER_LIMIT = 2048
 EMBED_TOTAL_LIMIT = 6000
-EMBED_COLOR: dict[Side, int] = {Side.LIGHT: 0xF5C842, Side.DARK: 0x6B2FA0}
+# A table's and a hand's colour also says which kind of message it is (bot/ui/kinds.py).
+EMBED_COLOR = TABLE_COLOURS
 
 SHORT_SYMBOL = {
     Kind.SKIP: "⊘",
