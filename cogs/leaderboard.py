@@ -18,7 +18,14 @@ from bot.store.models import Scope, SortKey, VariantFilter
 from bot.ui import words
 from bot.ui.i18n import Lang, format_number, resolve, t, tn
 from bot.ui.kinds import LEADERBOARD_COLOUR, KindChecked, MessageKind
-from bot.ui.respond import Interaction, button_view, reply, safe_name
+from bot.ui.respond import (
+    ISOLATE_MARKS,
+    Interaction,
+    button_view,
+    plain_name,
+    reply,
+    safe_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -175,12 +182,12 @@ def board_table(rows: list[LeaderboardRow], viewer_id: int, lang: Lang) -> str:
     )
     lines = [f"  {'#':>3}  {player:<{NAME_WIDTH}} {points:>6} {mw:>3} {rw:>4} {gp:>4}"]
     for row in rows:
-        name = row.name.replace("`", "'")
-        if len(name) > NAME_WIDTH:
-            name = name[: NAME_WIDTH - 1] + "…"
+        name = plain_name(row.name.replace("`", "'"), NAME_WIDTH)
+        # An isolated name's two isolate marks take no room in the column.
+        width = NAME_WIDTH + len(name) - len(name.strip(ISOLATE_MARKS))
         mark = "▸" if row.player_id == viewer_id else " "
         lines.append(
-            f"{mark} {row.rank:>3}  {name:<{NAME_WIDTH}} {row.points:>6} {row.matches_won:>3}"
+            f"{mark} {row.rank:>3}  {name:<{width}} {row.points:>6} {row.matches_won:>3}"
             f" {row.rounds_won:>4} {row.games_played:>4}"
         )
     return "```\n" + "\n".join(lines) + "\n```"

@@ -24,7 +24,7 @@ from bot.ui import words
 from bot.ui.buttons import TableClick, UnoButton
 from bot.ui.i18n import CommandTranslator, Lang, language_of, t
 from bot.ui.render import add_field
-from bot.ui.respond import Interaction, can_moderate, reply, safe_name
+from bot.ui.respond import Interaction, can_moderate, plain_name, reply, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -379,7 +379,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 raise TableError("cmd.reply.remove_ai.not_found", name=safe_name(name))
             seat = seats[-1]
             await session.remove_ai(seat, interaction.user.id)
-            text = t(session.reader(interaction), "cmd.reply.removed", name=seat.name)
+            text = t(session.reader(interaction), "cmd.reply.removed", name=safe_name(seat.name))
             return lambda: reply(interaction, text)
 
         await self.sessions.run(interaction, session, remove)
@@ -393,7 +393,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             return []
         typed = current.casefold()
         return [
-            app_commands.Choice(name=seat.name, value=seat.player_id)
+            app_commands.Choice(name=plain_name(seat.name), value=seat.player_id)
             for seat in session.state.ai_seats
             if typed in seat.name.casefold()
         ][:25]

@@ -40,7 +40,7 @@ from bot.engine.view import HandCard
 from .buttons import HandClick, LobbyClick, TableClick, UnoButton
 from .i18n import Lang, t, tn
 from .kinds import TABLE_COLOURS
-from .respond import button_view, safe_name
+from .respond import button_view, plain_name, safe_name
 from .text import COLOR_EMOJI, fit, sort_key
 from .words import (
     BUTTON_LIMIT,
@@ -436,8 +436,8 @@ def move_button(
 ) -> UnoButton:
     """One button for one legal move, labelled for a person; cards show ``card_emoji``."""
     click = HandClick(table.id, serial, move=move)
-    # Labels show no markdown: names as chosen.
-    label = move_label(lang, move, view, table.name)
+    # Labels show no markdown: names as chosen, only kept from reordering the label.
+    label = move_label(lang, move, view, lambda player: plain_name(table.name(player)))
     match move:
         case PlayCard(card=card):
             face = next(h.face for h in view.hand if h.card == card)
