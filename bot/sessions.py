@@ -191,12 +191,33 @@ class GameSession:
     ) -> None:
         shown = self.render_hand(player, self.reader(interaction), page, notice or None)
         if edit:
-            await edit_in_place(interaction, embed=shown.embed, view=shown.view)
+            await self._in_place_of_hand(interaction, player, shown.embed, shown.view)
         else:
             assert shown.view is not None
             await interaction.response.send_message(
                 embed=shown.embed, view=shown.view, ephemeral=True
             )
+            self._replace_hand(player, interaction)
+
+    async def _in_place_of_hand(
+        self,
+        interaction: Interaction,
+        player: str,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+    ) -> None:
+        """Show ``embed`` and ``view`` on the hand that was clicked; if the bot deleted that
+        hand as the click came (one hand at a time), in a new private hand instead."""
+        try:
+            await edit_in_place(interaction, embed=embed, view=view)
+            return
+        except discord.NotFound:
+            log.info("session %s: a click came from a hand just deleted: answered anew", self.id)
+        shown = view or discord.utils.MISSING
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, view=shown, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, view=shown, ephemeral=True)
             self._replace_hand(player, interaction)
 
     def _replace_hand(self, player: str, interaction: Interaction) -> None:
@@ -364,11 +385,8 @@ class GameSession:
             raise TableError("table.not_playing") from None
         lang = self.reader(interaction)
         if state.round_over:
-            await edit_in_place(
-                interaction,
-                embed=discord.Embed(description=t(lang, "hand.round_over")),
-                view=None,
-            )
+            over = discord.Embed(description=t(lang, "hand.round_over"))
+            await self._in_place_of_hand(interaction, player, over, None)
             return None
         if click.move is None:
             await self._respond_hand(interaction, player, edit=True, page=click.page or 0)
@@ -394,7 +412,7 @@ class GameSession:
         game = self.state.game
         if game is None or game.phase in TERMINAL_PHASES or player not in game.players:
             shown = render.hand_over_message(self.state, player, notice, self.reader(interaction))
-            await edit_in_place(interaction, embed=shown.embed, view=None)
+            await self._in_place_of_hand(interaction, player, shown.embed, None)
         else:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
 

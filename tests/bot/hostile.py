@@ -67,3 +67,28 @@ async def _forged(actor: Any, message: Any, component: dict[str, Any], data: dic
         extra={"message": payload},
         source_message_id=stored.id,
     )
+
+
+def seen_message(actor: Any, message: Any) -> dict[str, Any]:
+    """The message as ``actor``'s screen shows it now: clickable after the bot deletes it
+    (Discord's client keeps a deleted ephemeral message on screen for a moment)."""
+    stored = _visible_message(actor, message)
+    return {
+        "payload": dict(serializers.message_payload(actor._env.backend, stored)),
+        "id": stored.id,
+        "channel_id": stored.channel_id,
+    }
+
+
+async def click_on_screen(actor: Any, seen: dict[str, Any], custom_id: str) -> Any:
+    """Click ``custom_id`` on a message as it was seen (``seen_message``), gone or not."""
+    backend = actor._env.backend
+    channel = ChannelHandle(actor._env, actor.guild, backend.get_channel(seen["channel_id"]))
+    return await _dispatch_actor_interaction(
+        actor,
+        InteractionType.MESSAGE_COMPONENT,
+        channel,
+        {"custom_id": custom_id, "component_type": 2},
+        extra={"message": seen["payload"]},
+        source_message_id=seen["id"],
+    )
