@@ -4,7 +4,9 @@ reorder the bot's own words (an unterminated right-to-left override, right-to-le
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -137,3 +139,38 @@ def test_the_leaderboard_column_holds_with_a_right_to_left_name() -> None:
     visible = ["".join(c for c in line if unicodedata.category(c) != "Cf") for line in lines]
     assert len(visible[0]) == len(visible[1])
     assert "\u2068שלום\u2069" + " " * (NAME_WIDTH - 4) in lines[0]
+
+
+# Where a user's own text is read (names of people, servers and standings rows, a refused
+# setting's name as sent), and the lines that read it without sending it: storing, comparing
+# or looking up. Every other line must pass it through safe_name or plain_name.
+USER_TEXT = re.compile(r"display_name|guild\.name|seat\.name|row\.name|refused\.name")
+NOT_SENT = (
+    "state.join(user.id, user.display_name)",  # kept in the table; shown by GameSession.name
+    "Seat(str(interaction.user.id), interaction.user.display_name)",
+    "return interaction.guild.name if",  # settings_panel._where: panel_embed makes it safe
+    "where = guild.name if",  # /stats: stats_embed makes it safe
+    "refused.name in",
+    "bounds(refused.name)",
+    "refused.name ==",
+    "if not refused.name",
+    "setting_name(lang, refused.name)",  # the setting's own name from the catalog
+    "self._names[seat.player_id] = seat.name",
+    "seat.name.casefold()",
+)
+
+
+def test_no_user_text_is_sent_without_the_helpers() -> None:
+    """Every line of the bot and its cogs that reads a name a user chose either passes it through
+    safe_name or plain_name (escaped, cut to fit, bidi-safe) or does not send it."""
+    root = Path(__file__).resolve().parents[2]
+    unsafe = []
+    # The rooms that send messages (the store, the engine and the AI send none).
+    rooms = [*root.glob("bot/*.py"), *root.glob("bot/ui/**/*.py"), *root.glob("cogs/*.py")]
+    for path in sorted(rooms):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if not USER_TEXT.search(line) or "safe_name(" in line or "plain_name(" in line:
+                continue
+            if not any(allowed in line for allowed in NOT_SENT):
+                unsafe.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    assert unsafe == []
