@@ -9,7 +9,6 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 
 from bot.store import LeaderboardRow
@@ -39,13 +38,6 @@ def contained(text: str) -> bool:
         if depth:
             return False
     return True
-
-
-@pytest.fixture
-def admin(world: World) -> Any:
-    """A member with Manage Server (and nothing else)."""
-    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
 
 
 @pytest.mark.parametrize(

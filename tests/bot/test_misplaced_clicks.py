@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 import pytest
 
 from bot.server_settings import ServerSettings
@@ -17,13 +16,6 @@ from .driver import Table, buttons, embed_text
 from .hostile import forged_click
 
 MISPLACED = t(ENGLISH, MISPLACED_CLICK)
-
-
-@pytest.fixture
-def admin(world: World) -> Any:
-    """A member with Manage Server (and nothing else)."""
-    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
 
 
 def page_id(world: World, page: int = 1) -> str:

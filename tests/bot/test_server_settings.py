@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
-import pytest
-
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.server_settings import ServerSettings
@@ -15,13 +12,6 @@ from bot.server_settings import ServerSettings
 from .conftest import World
 from .driver import Table, embed_text
 from .hostile import forged_click
-
-
-@pytest.fixture
-def admin(world: World) -> Any:
-    """A member with Manage Server (and nothing else)."""
-    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
 
 
 async def panel(actor: Any, world: World, **options: Any) -> Any:
