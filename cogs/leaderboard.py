@@ -18,6 +18,7 @@ from bot.store.models import Scope, SortKey, VariantFilter
 from bot.ui import words
 from bot.ui.i18n import Lang, format_number, resolve, t, tn
 from bot.ui.kinds import LEADERBOARD_COLOUR, KindChecked, MessageKind
+from bot.ui.render import within_limits
 from bot.ui.respond import (
     ISOLATE_MARKS,
     Interaction,
@@ -216,7 +217,7 @@ def board_embed(
     embed = discord.Embed(title=title, colour=LEADERBOARD_COLOUR)
     if not board.rows:
         embed.description = words.board_empty(lang, board.scope == "guild", board.variant)
-        return embed
+        return within_limits(embed)
     embed.description = "\n".join(
         [
             t(lang, "board.sorted_by", sort=t(lang, f"board.sort.{board.sort}")),
@@ -226,7 +227,7 @@ def board_embed(
     )
     footer = words.board_footer(lang, board.page, board.total_pages, board.total_players)
     embed.set_footer(text=footer)
-    return embed
+    return within_limits(embed)
 
 
 def board_view(query: BoardQuery, board: LeaderboardPage) -> discord.ui.View | None:
@@ -301,7 +302,7 @@ def stats_embed(
         ("stats.rank", f"#{rank.rank}" if rank is not None else "—"),
     ):
         embed.add_field(name=t(lang, key), value=value, inline=True)
-    return embed
+    return within_limits(embed)
 
 
 class LeaderboardCog(commands.Cog):
