@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 # An ephemeral hand can be deleted through its interaction's token for 15 minutes; a little
 # less, so a delete never races the token's end.
 HAND_DELETABLE_FOR = 14 * 60.0
+UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that is gone
 CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
 # Seconds a click's answer waits for its save before it goes out anyway (Discord allows 3):
 # a slow or locked store never costs an answer; the change is written when the store is free.
@@ -211,7 +212,9 @@ class GameSession:
         try:
             await edit_in_place(interaction, embed=embed, view=view)
             return
-        except discord.NotFound:
+        except discord.NotFound as missing:
+            if missing.code != UNKNOWN_MESSAGE:
+                raise  # an interaction that ran out, say: nothing else can answer it
             log.info("session %s: a click came from a hand just deleted: answered anew", self.id)
         shown = view or discord.utils.MISSING
         if interaction.response.is_done():
