@@ -1049,7 +1049,8 @@ class Game:
         # Dealt one card at a time from the top (the list's end), round the table from the
         # dealer's left: the player ``offset`` seats on gets every count-th card down from the
         # ``offset``-th from the top, taken here in one slice per hand. (The slice never stops
-        # below index 0: a deck has at least 108 cards and ten hands take 70.)
+        # below index 0: every deck holds more than its most players take, 108 cards for ten
+        # hands of seven.)
         hand_size = variant_entry(self.rules.variant).hand_size
         dealt = count * hand_size
         top = len(pile)
