@@ -122,6 +122,10 @@ class Variant:
         """Every kind of card the deck holds, on any side (what actions the game can have)."""
         return frozenset(face.kind for side in self.deck.composition for face in side)
 
+    def colors_on(self, side: int) -> tuple[Color, ...]:
+        """The colours a wild may name while ``side`` is up (single-sided cards have one)."""
+        return self.colors[min(side, len(self.colors) - 1)]
+
     def has(self, kind: Kind) -> bool:
         """Whether a card of ``kind`` is in this variant's deck."""
         return kind in self.kinds
