@@ -9,7 +9,6 @@ import logging
 import discord
 from discord.ext import commands
 
-from . import ENGINE
 from .config import Settings
 from .memory import (
     freeze_after_full_collections,
@@ -71,7 +70,6 @@ class UnoBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, restore games and lobbies, load the cogs, sync the commands."""
-        log.info("%s", ENGINE.describe())
         url = self.settings.store_url
         self._store = await open_store(url, synchronous=self.settings.db_synchronous)
         log.info("store open: %s", describe_url(url))
