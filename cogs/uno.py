@@ -18,7 +18,7 @@ from bot.engine.rules import Edition, Scoring, Variant
 from bot.server_settings import CHOICES as SERVER_CHOICES
 from bot.server_settings import HOUSE_RULES, TARGET_MAX, TARGET_MIN
 from bot.sessions import Answer, GameSession, SessionManager
-from bot.settings_panel import SettingsControl, show_panel
+from bot.settings_panel import SettingsControl
 from bot.table import MAX_SEATS, TableError
 from bot.ui import words
 from bot.ui.buttons import TableClick, UnoButton
@@ -103,6 +103,7 @@ class LobbyOptions:
     palette: PaletteName | None = None
 
 
+@app_commands.guild_only()  # games live in server channels; in a DM the commands are not offered
 class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
     """The /uno command group; every command delegates to the channel's session."""
 
@@ -447,23 +448,6 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 t(public, "closed.ended", name=safe_name(interaction.user.display_name)),
             )
         await reply(interaction, t(lang, "cmd.reply.end.done"))
-
-    # ------------------------------------------------------------------ server settings
-
-    @app_commands.command(
-        name="settings", description="Manage Server: this server's defaults for new games"
-    )
-    @app_commands.describe(reset="Set every setting back to the bot's defaults first")
-    async def settings(self, interaction: Interaction, reset: bool = False) -> None:
-        """This server's settings with controls to change them (only to the caller). Discord
-        keeps default permissions for top-level commands only, so the panel checks Manage
-        Server itself."""
-        if not isinstance(reset, bool):
-            await reply(
-                interaction, t(self._reader(interaction), "options.true_false", option="reset")
-            )
-            return
-        await show_panel(interaction, self.bot.settings, reset=reset)
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
