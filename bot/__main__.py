@@ -142,6 +142,8 @@ async def run(settings: Settings) -> None:
         log.info("stopped before connecting")
         return
     beating = asyncio.create_task(heartbeat.run(bot.health)) if heartbeat else None
+    if settings.metrics_port is not None:
+        await bot.metrics.serve(settings.metrics_port, bot.health)
     runner = asyncio.create_task(bot.connect())
     stopper = asyncio.create_task(stop.wait())
     try:
@@ -156,6 +158,8 @@ async def run(settings: Settings) -> None:
             raise StartupError(f"{settings.label('shard_ids')}: {bot.shards_lost}", status=1)
     finally:
         stopper.cancel()
+        if settings.metrics_port is not None:
+            await bot.metrics.stop()
         if beating is not None and heartbeat is not None:
             beating.cancel()
             heartbeat.remove()
