@@ -166,7 +166,7 @@ def test_entry_point_and_healthcheck_are_the_bot_modules() -> None:
 def test_compose_keeps_data_on_a_named_volume_and_restarts() -> None:
     """compose.yaml: restart unless-stopped, a named volume at /data, config.toml read-only."""
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    (service,) = compose["services"].values()
+    service = compose["services"]["unoflip"]
     assert service["restart"] == "unless-stopped"
     assert service["build"] == "."
     mounts = {mount["target"]: mount for mount in service["volumes"]}
@@ -213,6 +213,7 @@ def test_the_cluster_compose_file_runs_postgres_and_every_shard_once(
             monkeypatch.delenv(name)
     compose = cluster_compose()
     services = compose["services"]
+    scraper = services.pop("prometheus")
     postgres = services.pop("postgres")
     assert re.fullmatch(r"postgres:\d+(\.\d+)?-bookworm@sha256:[0-9a-f]{64}", postgres["image"])
     assert postgres["restart"] == "unless-stopped"
@@ -254,12 +255,31 @@ def test_the_cluster_compose_file_runs_postgres_and_every_shard_once(
         shards += settings.shard_id_list
     assert len(urls) == 1 and len(counts) == 1
     assert sorted(shards) == list(range(counts.pop() or 0))
+    assert scrapes(scraper) == {f"{name}:9100" for name in services}
+
+
+def scrapes(scraper: dict[str, Any]) -> set[str]:
+    """The targets of an opt-in Prometheus service (profile metrics), from its config file."""
+    assert scraper["profiles"] == ["metrics"]
+    (config,) = scraper["volumes"]
+    assert config["read_only"] is True
+    parsed = yaml.safe_load((ROOT / config["source"]).read_text())
+    (job,) = parsed["scrape_configs"]
+    return {target for group in job["static_configs"] for target in group["targets"]}
+
+
+def test_the_compose_files_serve_metrics_to_an_opt_in_prometheus() -> None:
+    """compose.yaml's bot serves /metrics on 9100 (unpublished), which its prometheus scrapes."""
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    assert "UNO_METRICS_PORT=9100" in services["unoflip"]["environment"]
+    assert "ports" not in services["unoflip"]
+    assert scrapes(services["prometheus"]) == {"unoflip:9100"}
 
 
 def test_the_single_process_compose_file_stays_the_default() -> None:
     """compose.yaml (what a bare `docker compose up` reads) is the one-process SQLite bot;
     the cluster is opt-in with -f compose.cluster.yaml, as the README says."""
-    (service,) = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"].values()
+    service = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["unoflip"]
     assert not any(item.startswith(("UNO_DB_URL", "UNO_SHARD")) for item in service["environment"])
     readme = (ROOT / "README.md").read_text()
     assert "docker compose -f compose.cluster.yaml up -d --build" in readme

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -10,11 +13,13 @@ from aiohttp import web
 from prometheus_client.exposition import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.metrics import Metrics, route_of
+from bot.metrics import BotCollector, Metrics, route_of
 from bot.store import Store
 
 from .conftest import World
 from .driver import Table
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Readings:
@@ -157,3 +162,22 @@ async def test_rest_requests_and_429s_are_counted_by_route() -> None:
     route = "/channels/{id}/messages"
     assert found[f"unoflip_discord_requests_total{{method=GET,route={route},status=429}}"] == 1
     assert found[f"unoflip_discord_rate_limited_total{{route={route}}}"] == 1
+
+
+def test_the_grafana_dashboard_asks_only_for_metrics_the_bot_exports() -> None:
+    """Every unoflip_* series in docs/monitoring/grafana-dashboard.json is one /metrics has."""
+    metrics = Metrics()
+    metrics.watch(Readings(dict.fromkeys(BotCollector.GAUGES, 1) | {"table_edits": 1}))
+    metrics.clicks.inc()
+    metrics.click_seconds.observe(0.01)
+    metrics.requests.labels("GET", "/users/@me", "200").inc()
+    metrics.rate_limited.labels("/users/@me").inc()
+    metrics.store_seconds.labels("write").observe(0.01)
+    metrics.store_errors.labels("write").inc()
+    exported = {name.split("{")[0] for name in samples(metrics)}
+    dashboard = (ROOT / "docs" / "monitoring" / "grafana-dashboard.json").read_text()
+    queries = [
+        target["expr"] for panel in json.loads(dashboard)["panels"] for target in panel["targets"]
+    ]
+    asked = {name for query in queries for name in re.findall(r"unoflip_\w+", query)}
+    assert asked and asked <= exported, asked - exported
