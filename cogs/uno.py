@@ -15,6 +15,7 @@ from bot.client import UnoBot
 from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring, Variant
+from bot.forget_me import ForgetMeButton, offer_to_forget
 from bot.server_settings import CHOICES as SERVER_CHOICES
 from bot.server_settings import HOUSE_RULES, TARGET_MAX, TARGET_MIN
 from bot.sessions import Answer, GameSession, SessionManager
@@ -124,7 +125,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         """Register the table's buttons and the settings panel's controls, so clicks on any
         of their messages reach us (also messages from before a restart), and translate the
         commands before they sync."""
-        self.bot.add_dynamic_items(UnoButton, SettingsControl)
+        self.bot.add_dynamic_items(UnoButton, SettingsControl, ForgetMeButton)
         language = self.bot.settings.language
         if language and language_of(language) is None:
             log.warning("no catalog for language %r: each server's own is used", language)
@@ -133,7 +134,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     async def cog_unload(self) -> None:
         """Stop routing the table's buttons here, and drop the command translator."""
-        self.bot.remove_dynamic_items(UnoButton, SettingsControl)
+        self.bot.remove_dynamic_items(UnoButton, SettingsControl, ForgetMeButton)
         await self.bot.tree.set_translator(None)
 
     def _session(self, interaction: Interaction) -> GameSession | None:
@@ -448,6 +449,13 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 t(public, "closed.ended", name=safe_name(interaction.user.display_name)),
             )
         await reply(interaction, t(lang, "cmd.reply.end.done"))
+
+    @app_commands.command(
+        name="forget-me", description="Erase your UNO points, wins and stats from this bot"
+    )
+    async def forget_me(self, interaction: Interaction) -> None:
+        """Privately: what is erased, and a button that erases it."""
+        await offer_to_forget(interaction)
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
