@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import configparser
 import re
 import tomllib
 from pathlib import Path
@@ -105,3 +106,22 @@ def test_only_the_quick_run_caps_property_examples(pytestconfig: pytest.Config) 
         assert settings().max_examples == QUICK_EXAMPLES
     else:
         assert settings().max_examples == settings.get_profile("default").max_examples >= 30
+
+
+def test_the_systemd_unit_runs_the_installed_bot_and_stops_on_host_errors() -> None:
+    """docs/unoflip.service starts ``unoflip run`` from the folder of config.toml, retries
+    status 1 (no network, shards taken) and stops on status 2 (the host must fix something)."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read_string((ROOT / "docs" / "unoflip.service").read_text())
+    service = unit["Service"]
+    assert service["ExecStart"].endswith("/.venv/bin/unoflip run")
+    folder = service["WorkingDirectory"]
+    assert service["ExecStart"].startswith(folder) and service["ReadWritePaths"] == f"{folder}/data"
+    assert service["Restart"] == "on-failure" and service["RestartPreventExitStatus"] == "2"
+    # The token comes from a root-only file, never from the unit (which anyone may read).
+    assert "EnvironmentFile" in service and "Environment" not in service
+
+
+def test_the_license_file_is_the_one_pyproject_names() -> None:
+    """pyproject says MIT; the LICENSE file is the MIT licence."""
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License\n")
