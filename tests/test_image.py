@@ -96,7 +96,7 @@ def test_dependencies_come_from_the_lock_with_hashes() -> None:
     header = (ROOT / "requirements.lock").read_text().split("\n#\n", 2)[1]
     assert "pip-compile --generate-hashes" in header and "pyproject.toml" in header
     assert "pip-compile --generate-hashes --strip-extras -o requirements.lock pyproject.toml" in (
-        (ROOT / "README.md").read_text()
+        (ROOT / "docs" / "install.md").read_text()
     )
 
 
@@ -278,8 +278,8 @@ def test_the_compose_files_serve_metrics_to_an_opt_in_prometheus() -> None:
 
 def test_the_single_process_compose_file_stays_the_default() -> None:
     """compose.yaml (what a bare `docker compose up` reads) is the one-process SQLite bot;
-    the cluster is opt-in with -f compose.cluster.yaml, as the README says."""
+    the cluster is opt-in with -f compose.cluster.yaml, as docs/docker.md says."""
     service = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["unoflip"]
     assert not any(item.startswith(("UNO_DB_URL", "UNO_SHARD")) for item in service["environment"])
-    readme = (ROOT / "README.md").read_text()
-    assert "docker compose -f compose.cluster.yaml up -d --build" in readme
+    docker = (ROOT / "docs" / "docker.md").read_text()
+    assert "docker compose -f compose.cluster.yaml up -d --build" in docker

@@ -125,3 +125,14 @@ def test_the_systemd_unit_runs_the_installed_bot_and_stops_on_host_errors() -> N
 def test_the_license_file_is_the_one_pyproject_names() -> None:
     """pyproject says MIT; the LICENSE file is the MIT licence."""
     assert (ROOT / "LICENSE").read_text().startswith("MIT License\n")
+
+
+def test_the_readme_is_short_and_its_links_resolve() -> None:
+    """The README stays under 250 lines (the details live in docs/), and every file it or a
+    docs page links to exists."""
+    assert len(README.splitlines()) < 250
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if not target.startswith(("http://", "https://")):
+                assert (page.parent / target).exists(), f"{page.name}: {target}"
