@@ -221,3 +221,17 @@ def test_the_language_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("UNO_LANGUAGE", "Finnish please")
     with pytest.raises(ConfigError, match="UNO_LANGUAGE is invalid"):
         load_settings()
+
+
+def test_a_bad_log_level_is_echoed_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """UNO_LOG_LEVEL=verbose is named as the host wrote it, not upper-cased; debug is DEBUG."""
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
+    monkeypatch.delenv("UNO_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("UNO_LOG_LEVEL", "verbose")
+    with pytest.raises(ConfigError, match="got 'verbose'"):
+        load_settings()
+    monkeypatch.setenv("UNO_LOG_LEVEL", "debug")
+    assert load_settings().log_level == "DEBUG"
