@@ -20,7 +20,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import aiohttp
@@ -30,6 +30,7 @@ from .client import UnoBot
 from .compiled import describe_engine
 from .config import ConfigError, LogLevel, Settings, load_settings, unknown_environment
 from .health import Heartbeat
+from .metrics import Metrics
 from .operations import OperationError, backup_sqlite, forget_player
 from .preflight import StartupError, check_database, describe_store_error, one_line
 from .store import describe_url, migrate_to_postgres
@@ -80,7 +81,9 @@ def silence_voice_warnings() -> None:
     discord.VoiceClient.warn_dave = False
 
 
-async def log_in(settings: Settings, stop: asyncio.Event) -> UnoBot | None:
+async def log_in(
+    settings: Settings, stop: asyncio.Event, metrics: Metrics | None = None
+) -> UnoBot | None:
     """A logged-in bot (store open, games restored), or None when stopped while retrying.
 
     Raises StartupError for a token Discord refuses, a database that fails, or a network that
@@ -90,7 +93,7 @@ async def log_in(settings: Settings, stop: asyncio.Event) -> UnoBot | None:
     started = time.monotonic()
     attempts = len(LOGIN_RETRY_DELAYS) + 1
     for attempt in range(1, attempts + 1):
-        bot = UnoBot(settings)
+        bot = UnoBot(settings, metrics=metrics)
         try:
             await bot.login(token)
             return bot
@@ -126,6 +129,20 @@ async def log_in(settings: Settings, stop: asyncio.Event) -> UnoBot | None:
     raise AssertionError("unreachable: the last attempt returns or raises")
 
 
+async def serve_metrics(
+    settings: Settings, port: int, metrics: Metrics, health: Callable[[], Mapping[str, bool]]
+) -> None:
+    """Listen on ``port`` (metrics_port) before logging in, so a port in use stops the start
+    with one line; until the bot is up, /healthz answers 503."""
+    try:
+        await metrics.serve(port, health)
+    except OSError as exc:
+        raise StartupError(
+            f"{settings.label('metrics_port')} is {port}, but the bot cannot listen on it "
+            f"({one_line(exc)}); choose a free port"
+        ) from None
+
+
 async def run(settings: Settings) -> None:
     """Check the database, log in, run until SIGINT/SIGTERM, then shut down cleanly."""
     await check_database(settings)
@@ -137,13 +154,25 @@ async def run(settings: Settings) -> None:
     if heartbeat is not None:
         # Overwrites a previous run's file at once, so a quick restart never reads as healthy.
         heartbeat.beat({})
-    bot = await log_in(settings, stop)
+    metrics = Metrics()
+    started: list[UnoBot] = []  # the bot once logged in, for /healthz
+
+    def health() -> Mapping[str, bool]:
+        return started[0].health() if started else {}
+
+    if settings.metrics_port is not None:
+        await serve_metrics(settings, settings.metrics_port, metrics, health)
+    try:
+        bot = await log_in(settings, stop, metrics)
+    except BaseException:
+        await metrics.stop()
+        raise
     if bot is None:
+        await metrics.stop()
         log.info("stopped before connecting")
         return
+    started.append(bot)
     beating = asyncio.create_task(heartbeat.run(bot.health)) if heartbeat else None
-    if settings.metrics_port is not None:
-        await bot.metrics.serve(settings.metrics_port, bot.health)
     runner = asyncio.create_task(bot.connect())
     stopper = asyncio.create_task(stop.wait())
     try:
@@ -158,8 +187,7 @@ async def run(settings: Settings) -> None:
             raise StartupError(f"{settings.label('shard_ids')}: {bot.shards_lost}", status=1)
     finally:
         stopper.cancel()
-        if settings.metrics_port is not None:
-            await bot.metrics.stop()
+        await metrics.stop()
         if beating is not None and heartbeat is not None:
             beating.cancel()
             heartbeat.remove()

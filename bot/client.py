@@ -44,10 +44,13 @@ def invite_url(application_id: int) -> str:
 class UnoBot(commands.AutoShardedBot):
     """The unoflip bot: slash commands and buttons only, no message content needed."""
 
-    def __init__(self, settings: Settings, shard_count: int | None = None) -> None:
-        """A bot configured by ``settings``; Discord picks the shard count unless given."""
+    def __init__(
+        self, settings: Settings, shard_count: int | None = None, metrics: Metrics | None = None
+    ) -> None:
+        """A bot configured by ``settings``; Discord picks the shard count unless given. It
+        reports to ``metrics`` (the process's, which outlive a failed login) or its own."""
         # Before the HTTP client exists: it reports every REST request to the metrics' trace.
-        self.metrics = Metrics()
+        self.metrics = metrics or Metrics()
         super().__init__(
             http_trace=self.metrics.http_trace(),
             shard_count=shard_count or settings.shard_count,

@@ -16,6 +16,7 @@ import http.server
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -205,6 +206,19 @@ def test_a_debug_log_keeps_other_libraries_at_info(folder: Path) -> None:
     result = run_bot(folder, "-c", code)
     assert "ours" in result.stdout and "their info" in result.stdout
     assert "theirs" not in result.stdout
+
+
+def test_a_metrics_port_in_use_is_one_line_before_login(folder: Path) -> None:
+    """metrics_port on a port another program listens on: one line naming it, status 2,
+    before any network."""
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_METRICS_PORT=str(port))
+    line = the_one_line(result, 2)
+    assert line.startswith(f"unoflip: UNO_METRICS_PORT is {port}, but the bot cannot listen")
+    refused_before_login(result)
 
 
 def test_check_runs_the_start_up_checks_and_stops(folder: Path) -> None:
@@ -603,7 +617,7 @@ def test_a_process_whose_shards_were_taken_exits_1_with_one_line(
         async def close(self) -> None:
             """Already closed."""
 
-    async def logged_in(settings: object, stop: object) -> StoppedBot:
+    async def logged_in(settings: object, stop: object, metrics: object = None) -> StoppedBot:
         return StoppedBot()
 
     monkeypatch.setattr(bot_main, "log_in", logged_in)
