@@ -591,7 +591,7 @@ class SessionManager:
         self._tasks: set[asyncio.Task[None]] = set()
         # Installed by the bot once the store is open; without it nothing is saved.
         self.persistence: Persistence | None = None
-        # Each server's /uno settings, read once and kept (its store is installed with it).
+        # Each server's /uno-settings, read once and kept (its store is installed with it).
         self.servers = ServerSettingsBook()
         self.thinker = Thinker()
         # Every table edit of this process goes through one budget (Discord's global limit),

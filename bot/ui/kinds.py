@@ -28,7 +28,7 @@ class MessageKind(Enum):
     TABLE = "table"  # a session's public message: its lobby, table or round results
     HAND = "hand"  # a player's ephemeral hand
     LEADERBOARD = "leaderboard"  # a public /leaderboard page
-    SETTINGS = "settings"  # an ephemeral /uno settings panel
+    SETTINGS = "settings"  # an ephemeral /uno-settings panel
 
 
 # Each kind's embed colours. A table and a hand share the side's colour (the hand shows the
