@@ -31,7 +31,7 @@ from .palette import INK, RGB, SHAPES, WHITE, Palette
 WIDTH = 600
 PAD = 12
 HEADER = 210
-WORD = 28  # the smallest word the picture draws (names, counts, the header's lines)
+WORD = 28  # the smallest word the picture draws (names, counts, badges, the header's lines)
 TURN_WORD = 40  # the player to move, in the header
 
 
@@ -50,10 +50,8 @@ class _Sizes:
 # Up to 6 players the cards are as large as the header and two columns allow; 7 to 10 get
 # smaller ones so five rows of seats keep the picture at most 25 words tall.
 SIZES = (_Sizes(6, 170, 120, 56, 15), _Sizes(10, 140, 100, 40, 11))
-TOP_HEIGHT = SIZES[0].top  # the top card at its largest (warmed)
-PILE_HEIGHT = SIZES[0].pile
-NAME_ROW = 38
-ROW_GAP = 6  # between rows of seats  # a seat's name row, above its fanned cards
+NAME_ROW = 38  # a seat's name row, above its fanned cards
+ROW_GAP = 6  # between rows of seats
 FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
 FAN_SPREAD = 0.85  # the widest step of a fan, as a share of a fanned card's width
 PREVIOUS_SHOWN = 2  # discards shown fanned out under the top card
