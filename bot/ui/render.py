@@ -486,8 +486,12 @@ def turn_line(lang: Lang, view: PlayerView, name: Namer, deadline: datetime | No
     line = t(lang, "table.line.turn", prompt=turn_prompt(lang, view, lambda p: f"**{name(p)}**"))
     if deadline is None or view.current_player is None:
         return line
-    when = f"<t:{int(deadline.timestamp())}:R>"
-    return f"{line} · {t(lang, 'table.line.deadline', when=when)}"
+    return f"{line} · {deadline_text(lang, deadline)}"
+
+
+def deadline_text(lang: Lang, deadline: datetime) -> str:
+    """ "⏳ ends in 40 seconds": Discord's relative time, counted down on the reader's screen."""
+    return t(lang, "table.line.deadline", when=f"<t:{int(deadline.timestamp())}:R>")
 
 
 def _next_player_text(lang: Lang, view: PlayerView, name: Namer) -> str:
@@ -627,7 +631,11 @@ def hand_message(
     lines = [notice] if notice else []
     if view.current_player == view.player and view.phase == "penalty":
         lines.append(challenge_stakes_text(lang, view, shown_name(table)) or "")
-    lines.append(t(lang, "table.line.now", prompt=hand_prompt(lang, view, shown_name(table))))
+    now = t(lang, "table.line.now", prompt=hand_prompt(lang, view, shown_name(table)))
+    deadline = table.turn_deadline
+    if view.current_player == view.player and deadline is not None:
+        now = f"{now} · {deadline_text(lang, deadline)}"
+    lines.append(now)
     top = t(
         lang, "hand.table.line", card=card_text(lang, view.top), color=color_text(lang, view.color)
     )

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageStat
 
 from bench.cards import sample_table
-from bot.engine import Game, RuleSet, public_view
+from bot.engine import Game, RuleSet, public_view, view_for
 from bot.engine import events as ev
 from bot.engine.cards import Color, Face, Kind, Side
 from bot.ui import render
@@ -184,3 +184,18 @@ def test_beside_the_picture_the_text_leaves_it_the_backs_and_the_pile() -> None:
     text_only = render.public_message(state, ENGLISH).embed
     assert "backs:" in (text_only.fields[0].value or "")
     assert "Draw pile" in (text_only.description or "")
+
+
+def test_the_hand_of_the_player_to_move_shows_when_the_turn_ends() -> None:
+    """The mover's hand carries the countdown; another player's hand does not."""
+    state = playing_table(2, "classic", 3)
+    game = state.game
+    assert game is not None
+    state.start_turn_timer(DEADLINE)
+    stamp = f"<t:{int(DEADLINE.timestamp())}:R>"
+    mover = game.current_player or ""
+    other = next(p for p in game.players if p != mover)
+    for player, shown in ((mover, True), (other, False)):
+        view = view_for(game, player)
+        hand = render.hand_message(state, view, state.serial, 0, None, ENGLISH)
+        assert (stamp in (hand.embed.description or "")) is shown
