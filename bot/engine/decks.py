@@ -89,6 +89,66 @@ def classic_deck(edition: Edition = "standard") -> tuple[Card, ...]:
     return tuple(Card(face) for face in faces)
 
 
+# UNO Show 'Em No Mercy's 168 cards (RULES-VARIANTS.md section 1.1): the community breakdown,
+# as the sheet prints only the total. Per colour: two of each number 0-9 and these actions.
+NO_MERCY_SIZE = 168
+NO_MERCY_COLOR_ACTIONS: dict[Kind, int] = {
+    Kind.DRAW_TWO: 3,
+    Kind.DRAW_FOUR: 2,
+    Kind.SKIP: 3,
+    Kind.SKIP_EVERYONE: 2,
+    Kind.REVERSE: 3,
+    Kind.DISCARD_ALL: 3,
+}
+NO_MERCY_WILDS: dict[Kind, int] = {
+    Kind.WILD_REVERSE_DRAW_FOUR: 8,
+    Kind.WILD_DRAW_SIX: 4,
+    Kind.WILD_DRAW_TEN: 4,
+    Kind.WILD_COLOR_ROULETTE: 8,
+}
+
+
+def parse_counted_csv(text: str) -> tuple[Card, ...]:
+    """Cards from a ``color,kind,number,count`` CSV: ``count`` copies of each row's face."""
+    cards: list[Card] = []
+    for row in csv.DictReader(io.StringIO(text)):
+        count = int(row["count"])
+        if count < 1:
+            raise DeckError(f"a deck row needs a count of at least 1: {row}")
+        cards.extend([Card(_face(row["color"], row["kind"], row["number"]))] * count)
+    return tuple(cards)
+
+
+def verify_no_mercy_deck(cards: tuple[Card, ...]) -> None:
+    """Raise DeckError unless ``cards`` are the 168 No Mercy cards of the section 1.1 table."""
+    expected: Counter[Face] = Counter()
+    for color in LIGHT_COLORS:
+        for number in range(10):
+            expected[Face(color, Kind.NUMBER, number)] = 2
+        for kind, count in NO_MERCY_COLOR_ACTIONS.items():
+            expected[Face(color, kind)] = count
+    for kind, count in NO_MERCY_WILDS.items():
+        expected[Face(None, kind)] = count
+    seen = Counter(card.light for card in cards)
+    if len(cards) != NO_MERCY_SIZE or seen != expected:
+        diff = (seen - expected) + (expected - seen)
+        raise DeckError(
+            f"the No Mercy deck must have {NO_MERCY_SIZE} cards as in its table, found "
+            f"{len(cards)}, wrong near {sorted(diff)[:3]}"
+        )
+
+
+@cache
+def no_mercy_deck() -> tuple[Card, ...]:
+    """The 168 No Mercy cards, loaded once from the packaged CSV and verified."""
+    text = resources.files("bot.engine").joinpath("data/uno_nomercy_deck.csv").read_text("utf-8")
+    cards = parse_counted_csv(text)
+    verify_no_mercy_deck(cards)
+    return cards
+
+
 def deck_for(rules: RuleSet) -> tuple[Card, ...]:
     """The physical deck a game with ``rules`` is played with."""
+    if rules.variant == "nomercy":
+        return no_mercy_deck()
     return flip_deck() if rules.variant == "flip" else classic_deck(rules.edition)

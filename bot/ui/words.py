@@ -239,6 +239,21 @@ def _narrate_one(lang: Lang, event: ev.Event, name: Namer) -> str | None:
         case ev.GameAbandoned():
             return t(lang, "event.abandoned")
         case _:
+            return _narrate_no_mercy(lang, event, name)
+
+
+def _narrate_no_mercy(lang: Lang, event: ev.Event, name: Namer) -> str | None:
+    """The events only No Mercy has."""
+    match event:
+        case ev.OpeningCardsIgnored(faces=faces):
+            return tn(lang, "event.opening_ignored", len(faces))
+        case ev.CardsDiscarded(player=p, faces=faces):
+            return tn(lang, "event.discarded_all", len(faces), name=name(p))
+        case ev.RouletteColorAsked(player=p):
+            return t(lang, "event.roulette_asked", name=name(p))
+        case ev.PlayerKnockedOut(player=p, cards=n):
+            return tn(lang, "event.knocked_out", n, name=name(p))
+        case _:
             return None
 
 
@@ -477,6 +492,9 @@ _FIXED_REFUSALS = {
 }
 _NOT_YOUR_TURN = re.compile(r"It is not your turn: waiting for (?P<name>.+)\.", re.S)
 _TOO_LATE = re.compile(r"(?P<name>.+) cannot be caught: they called UNO or it is too late\.", re.S)
+_STACK_THRESHOLD = re.compile(
+    r"Answer the stack first: take it, or stack a Draw Card of \+(?P<value>[0-9]+) or more\."
+)
 _COLOR_VALUES = frozenset(color.value for color in Color)
 _NO_MATCH = re.compile(
     r"(?P<card>.+) does not match (?P<top>.+) \(colour in play: (?P<color>[a-z]+)\)\.", re.S
@@ -505,6 +523,8 @@ def illegal_move_text(lang: Lang, message: str) -> str:
         return t(lang, "illegal.not_your_turn", name=match["name"])
     if match := _TOO_LATE.fullmatch(message):
         return t(lang, "illegal.catch.too_late", name=match["name"])
+    if match := _STACK_THRESHOLD.fullmatch(message):
+        return t(lang, "illegal.penalty.stack_threshold", value=match["value"])
     if match := _NO_MATCH.fullmatch(message):
         faces = _faces_by_english_name()
         card, top = faces.get(match["card"]), faces.get(match["top"])

@@ -55,6 +55,10 @@ _PLUS: dict[Kind, str] = {
     Kind.WILD_DRAW_TWO: "+2",
     Kind.WILD_DRAW_FOUR: "+4",
     Kind.WILD_DRAW_COLOR: "+?",
+    Kind.DRAW_FOUR: "+4",
+    Kind.WILD_REVERSE_DRAW_FOUR: "+4",
+    Kind.WILD_DRAW_SIX: "+6",
+    Kind.WILD_DRAW_TEN: "+10",
 }
 
 
@@ -114,6 +118,12 @@ ENGLISH_CARD_WORDS = CardWords(
         (Kind.WILD_SHUFFLE_HANDS, "SHUFFLE"),
         (Kind.WILD_SWAP_HANDS, "SWAP"),
         (Kind.WILD_CUSTOMIZABLE, "CUSTOM"),
+        (Kind.DRAW_FOUR, "DRAW FOUR"),
+        (Kind.DISCARD_ALL, "DISCARD ALL"),
+        (Kind.WILD_REVERSE_DRAW_FOUR, "REVERSE +4"),
+        (Kind.WILD_DRAW_SIX, "DRAW SIX"),
+        (Kind.WILD_DRAW_TEN, "DRAW TEN"),
+        (Kind.WILD_COLOR_ROULETTE, "ROULETTE"),
     ),
     # Pink and purple share an initial, so cards carry the whole word.
     colors=tuple((color, color.value.upper()) for color in Color),
