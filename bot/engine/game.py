@@ -47,16 +47,13 @@ from .moves import (
     PlayCard,
     SwapWith,
 )
-from .rules import RuleSet, Variant
-from .scoring import NO_MERCY_KNOCKOUT_BONUS, face_points
+from .rules import RuleSet
+from .variants import Variant
+from .variants import variant as variant_entry
 
-HAND_SIZE = 7
+# Fewer players than this and a game cannot go on (every variant needs two).
 MIN_PLAYERS = 2
-MAX_PLAYERS = 10
 UNO_PENALTY = 2
-# No Mercy: at most 6 players, and the Mercy rule knocks out a hand of 25 cards or more.
-NO_MERCY_MAX_PLAYERS = 6
-MERCY_LIMIT = 25
 # An innocent challenger draws the penalty plus this many (classic: 4 + 2, Flip: 2 + 2).
 CHALLENGE_EXTRA = 2
 
@@ -169,7 +166,7 @@ class _DeckTables:
             tuple(card.face(Side.DARK) for card in deck),
         )
         self.points = tuple(
-            tuple(face_points(face, variant) for face in side) for side in self.faces
+            tuple(variant.face_points(face) for face in side) for side in self.faces
         )
         # One shared PlayCard per card: building legal moves allocates no moves, and a move taken
         # from legal_moves is found again by identity in apply.
@@ -249,6 +246,7 @@ class Game:
 
     __slots__ = (
         "_faces",
+        "_mercy_limit",
         "_names",
         "_no_mercy",
         "_play_moves",
@@ -307,9 +305,9 @@ class Game:
         ``_fork_of`` and ``_rng`` are ``fork``'s: a copy of that game drawing from ``_rng``.
         """
         if _fork_of is None or _rng is None:
-            most = NO_MERCY_MAX_PLAYERS if rules.variant == "nomercy" else MAX_PLAYERS
-            if not MIN_PLAYERS <= len(players) <= most:
-                raise ValueError(f"this UNO needs {MIN_PLAYERS} to {most} players")
+            entry = variant_entry(rules.variant)
+            if not entry.min_players <= len(players) <= entry.max_players:
+                raise ValueError(f"UNO needs {entry.min_players} to {entry.max_players} players")
             if len(set(players)) != len(players):
                 raise ValueError("every player must have a distinct id")
             self.rules = rules
@@ -354,13 +352,14 @@ class Game:
             self.received: list[int] = [0] * len(players)
             # Simulations that never read the memory (the AI's rollouts) switch it off for speed.
             self.remember_turns = True
-            tables = _deck_tables(self.deck, rules.variant)
+            tables = _deck_tables(self.deck, entry)
             self._faces = tables.faces
             self._play_moves = tables.play_moves
             self._playable = tables.playable
             self._points = tables.points
             self._names: dict[str, str] = {}
-            self._no_mercy = rules.variant == "nomercy"
+            self._no_mercy = entry.no_mercy_rules
+            self._mercy_limit = entry.mercy_limit
             # Filled in by _reindex; set first so that the compiled class knows them always set.
             self._seat: dict[str, int] = {}
             self._turn_started: tuple[ev.TurnStarted, ...] = ()
@@ -411,6 +410,7 @@ class Game:
             self._playable = source._playable
             self._points = source._points
             self._no_mercy = source._no_mercy
+            self._mercy_limit = source._mercy_limit
             # Replaced, never changed in place, so sharing them is safe.
             self._names = source._names
             self._seat = source._seat
@@ -1171,7 +1171,7 @@ class Game:
 
     def _room(self, seat: int) -> int:
         # Cards ``seat`` can still take before the Mercy rule knocks them out.
-        return MERCY_LIMIT - len(self.hands[seat])
+        return self._mercy_limit - len(self.hands[seat])
 
     def _knock_out(self, seat: int, out: list[ev.Event]) -> None:
         # The Mercy rule: the hand is set aside until the next reshuffle; the last player
@@ -1246,7 +1246,7 @@ class Game:
         # Most draws are one card: building a map object for it costs more than the rest here.
         drawn = (faces[cards[0]],) if len(cards) == 1 else tuple(map(faces.__getitem__, cards))
         out.append(ev.CardsDrawn(self.players[seat], len(cards), reason, drawn, private))
-        if self._no_mercy and len(hand) >= MERCY_LIMIT:
+        if self._no_mercy and len(hand) >= self._mercy_limit:
             self._knock_out(seat, out)
 
     def _draw_cards(self, seat: int, count: int, reason: str, out: list[ev.Event]) -> None:
@@ -1305,7 +1305,8 @@ class Game:
         # dealer's left: the player ``offset`` seats on gets every count-th card down from the
         # ``offset``-th from the top, taken here in one slice per hand. (The slice never stops
         # below index 0: a deck has at least 108 cards and ten hands take 70.)
-        dealt = count * HAND_SIZE
+        hand_size = variant_entry(self.rules.variant).hand_size
+        dealt = count * hand_size
         top = len(pile)
         hands: list[list[int]] = [[] for _ in range(count)]
         for offset in range(1, count + 1):
@@ -1384,7 +1385,7 @@ class Game:
         if self.rules.scoring != "alternative":
             awarded = {player: 0 for player in self.players}
             # No Mercy: 250 more for each player knocked out during the hand.
-            bonus = NO_MERCY_KNOCKOUT_BONUS * len(self.knocked_out)
+            bonus = variant_entry(self.rules.variant).knockout_bonus * len(self.knocked_out)
             awarded[winner_id] = sum(points.values()) + bonus
         else:
             awarded = dict(points)
