@@ -49,6 +49,7 @@ NO_MERCY = Variant(
     words=VariantWords(
         name="board.variant.nomercy",
         lobby_title="lobby.title.nomercy",
+        table_title="table.title.nomercy",
         summary="summary.variant.nomercy",
         rules="rules.nomercy",
         rules_sections=("turn", "cards", "stacking", "mercy", "uno", "scoring"),
