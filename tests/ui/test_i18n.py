@@ -57,6 +57,9 @@ LANGUAGE_FREE = {
     "picture.uno",
     "summary.variant.flip",
     "board.variant.flip",
+    "summary.variant.nomercy",
+    "board.variant.nomercy",
+    "rules.nomercy.uno.title",
     "cmd.uno.name",
     "cmd.uno.flip.name",
     "rules.flip.uno.title",
@@ -574,7 +577,7 @@ def test_texts_fit_discord_limits(lang: Lang) -> None:
 
 
 @pytest.mark.parametrize("lang", languages())
-@pytest.mark.parametrize("variant", ["flip", "classic"])
+@pytest.mark.parametrize("variant", ["flip", "classic", "nomercy"])
 def test_rules_fit_one_embed(lang: Lang, variant: str) -> None:
     """/uno rules fits one embed, with room left for the "This game" field."""
     rules = words.rules_text(lang, variant)
