@@ -617,7 +617,7 @@ class Game:
 
     def stack_threshold(self) -> int:
         """No Mercy: the least value a Draw Card stacked now must have (0: no stack pending)."""
-        if self.phase is not Phase.PENALTY or self.penalty_kind is None:
+        if not self._no_mercy or self.phase is not Phase.PENALTY or self.penalty_kind is None:
             return 0
         return STACK_VALUE.get(self.penalty_kind, 0)
 

@@ -298,6 +298,10 @@ def turn_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         return t(lang, "prompt.choosing_swap", name=who)
     if phase == "drawn":
         return t(lang, "prompt.drawn", name=who)
+    if phase == "penalty" and view.stack_threshold:
+        return t(
+            lang, "prompt.stack", name=who, count=view.pending_draw, value=view.stack_threshold
+        )
     if phase == "penalty":
         if view.penalty_kind == Kind.WILD_DRAW_COLOR.value:
             return t(
@@ -343,6 +347,11 @@ def hand_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         if view.current_player is None:
             return t(lang, "hand.waiting.nobody")
         return t(lang, "hand.waiting", name=name(view.current_player))
+    if view.phase == "penalty" and view.stack_threshold:
+        # No Mercy: "+14 on you: stack a Draw Card of +6 or more, or take 14."
+        can_stack = any(isinstance(move, PlayCard) for move in view.legal_moves)
+        key = "hand.prompt.stack.answer" if can_stack else "hand.prompt.stack.take"
+        return t(lang, key, count=view.pending_draw, value=view.stack_threshold)
     if view.phase == "penalty":
         return t(lang, f"hand.prompt.penalty.{_penalty_answers(view)}")
     prompts = {

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from bot.engine import Color, RuleSet, view_for
 from bot.engine import events as ev
-from bot.engine.notation import faces, parse_face
+from bot.engine.moves import ChooseColor
+from bot.engine.notation import faces, parse_face, setup
 from bot.ui import words
 from bot.ui.i18n import Lang, t
+from tests.engine import play
 from tests.ui.games import name
 
 EN, FI = Lang("en"), Lang("fi")
+NM = RuleSet(variant="nomercy")
 
 
 def test_the_new_cards_have_their_sheet_names() -> None:
@@ -55,4 +59,29 @@ def test_the_stack_refusal_is_said_in_the_language() -> None:
     assert words.illegal_move_text(EN, english) == english
     assert words.illegal_move_text(FI, english) == t(
         FI, "illegal.penalty.stack_threshold", value="6"
+    )
+
+
+def test_the_hand_and_the_table_say_the_stack_and_its_threshold() -> None:
+    """ "+8 on you: stack a Draw Card of +6 or more, or take 8." and the table's line."""
+    game = setup({"p0": "R+2 R1 R2", "p1": "W+6 G4 G5", "p2": "W+10 Y1"}, top="R5", rules=NM)
+    play(game, "p0", "R+2")
+    play(game, "p1", "W+6")
+    game.apply("p1", ChooseColor(Color.RED))
+    view = view_for(game, "p2")
+    assert words.hand_prompt(EN, view, name) == (
+        "+8 on you: stack a Draw Card of +6 or more, or take 8."
+    )
+    assert words.turn_prompt(EN, view, name) == (
+        "Cara faces a stack of +8: stack +6 or more, or take it."
+    )
+
+
+def test_a_hand_that_cannot_stack_is_told_to_take_it() -> None:
+    """Nothing worth enough: the hand says so."""
+    game = setup({"p0": "W+10 R1 R2", "p1": "G+2 G4", "p2": "Y1"}, top="R5", rules=NM)
+    play(game, "p0", "W+10")
+    game.apply("p0", ChooseColor(Color.RED))
+    assert words.hand_prompt(EN, view_for(game, "p1"), name) == (
+        "+10 on you: nothing in your hand is worth +10 or more, so take 10."
     )
