@@ -214,7 +214,8 @@ class Rendered:
 
 def lobby_message(table: Table, lang: Lang) -> Rendered:
     """The public lobby: players, settings and Join/Leave/Start/Cancel."""
-    title = t(lang, variant_entry(table.rules.variant).words.lobby_title)
+    entry = variant_entry(table.rules.variant)
+    title = t(lang, entry.words.lobby_title)
     # A lobby's log holds only notices such as "the bot restarted"; the game starts it afresh.
     notices = fit("\n".join(table.log), EMBED_DESCRIPTION_LIMIT) if table.log else None
     embed = discord.Embed(title=title, description=notices, color=EMBED_COLOR[Side.LIGHT])
@@ -228,7 +229,9 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
     summary = rules_summary(lang, table.rules, table.turn_timeout, table.ai_takeover)
     differences = rules_differences(lang, table.rules)
     add_field(embed, t(lang, "rules.title"), f"{summary}\n{differences}")
-    embed.set_footer(text=lobby_footer(lang, table.ai_difficulty))
+    embed.set_footer(
+        text=lobby_footer(lang, table.ai_difficulty, entry.min_players, entry.max_players)
+    )
     gid = table.id
     buttons = [
         UnoButton(LobbyClick(gid, "join"), t(lang, "button.join"), discord.ButtonStyle.success),

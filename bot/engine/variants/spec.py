@@ -134,10 +134,6 @@ class Variant:
         """The colours a wild may name while ``side`` is up (single-sided cards have one)."""
         return self.colors[min(side, len(self.colors) - 1)]
 
-    def has(self, kind: Kind) -> bool:
-        """Whether a card of ``kind`` is in this variant's deck."""
-        return kind in self.kinds
-
     def face_points(self, face: Face) -> int:
         """What ``face`` left in a hand scores at the end of a round."""
         if face.kind is Kind.NUMBER:
