@@ -354,6 +354,8 @@ def hand_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         return t(lang, key, count=view.pending_draw, value=view.stack_threshold)
     if view.phase == "penalty":
         return t(lang, f"hand.prompt.penalty.{_penalty_answers(view)}")
+    if view.phase == "choose_color" and view.top.kind is Kind.WILD_COLOR_ROULETTE:
+        return t(lang, "hand.prompt.roulette")
     prompts = {
         "choose_color": "hand.prompt.choose_color",
         "swap_target": "hand.prompt.choose_swap",

@@ -85,3 +85,12 @@ def test_a_hand_that_cannot_stack_is_told_to_take_it() -> None:
     assert words.hand_prompt(EN, view_for(game, "p1"), name) == (
         "+10 on you: nothing in your hand is worth +10 or more, so take 10."
     )
+
+
+def test_the_roulette_victim_is_told_what_happens() -> None:
+    """The hand of the player a Roulette hit says they name the colour and keep the cards."""
+    game = setup({"p0": "WCR R1 R2", "p1": "G4 G5", "p2": "Y1"}, top="R5", rules=NM)
+    play(game, "p0", "WCR")
+    assert words.hand_prompt(EN, view_for(game, "p1"), name).startswith(
+        "A Wild Color Roulette hit you: name a colour"
+    )
