@@ -439,7 +439,13 @@ def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bo
         t(lang, f"summary.target.{rules.scoring}", target=rules.target),
         t(lang, timer, seconds=turn_timeout),
     ]
-    house = [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
+    # A rule the variant fixes (No Mercy always draws until playable) is no house rule there.
+    entry = variant_entry(rules.variant)
+    house = [
+        t(lang, key)
+        for key, name in HOUSE_KEYS.items()
+        if getattr(rules, name) and entry.offers(name)
+    ]
     if house:
         lines.append(t(lang, "summary.house", rules=", ".join(house)))
     else:
