@@ -352,10 +352,10 @@ ENGLISH_NOTICES = "bd736e4277d0df8920bb312db0a9ca1214669dd1d2778c2179031523fc0cc
 
 
 def british(english: str) -> str:
-    """The engine's English as the bot words it: one spelling ("Wild Draw Colour") and the
-    list of answers with its "or" (issue 31)."""
+    """The engine's English as the bot words it: one spelling ("Wild Draw Colour", "Wild Colour
+    Roulette") and the list of answers with its "or" (issue 31)."""
     english = english.replace("accept it, challenge it.", "accept it or challenge it.")
-    return english.replace("Draw Color", "Draw Colour")
+    return english.replace("Draw Color", "Draw Colour").replace("Color Roulette", "Colour Roulette")
 
 
 def test_english_narration_is_unchanged(played: Played) -> None:

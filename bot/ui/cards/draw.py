@@ -537,12 +537,14 @@ def _emoji_sign(pen: Pen, face: Face) -> None:
         _reverse(pen, 50, 52, 40, WHITE)
     elif face.kind is Kind.FLIP:
         _flip(pen, 50, 52, 50)
+    elif face.kind is Kind.DISCARD_ALL:
+        _fan(pen, 50, 54, 52, WHITE)
 
 
 def _emoji_wild_sign(pen: Pen, kind: Kind) -> None:
     """A special wild's sign over its wheel, as large as the emoji allows (a plain Wild has
     none: the wheel alone)."""
-    if kind in _PLUS:
+    if kind in _PLUS and kind is not Kind.WILD_REVERSE_DRAW_FOUR:
         pen.text(50, 52, _PLUS[kind], 56, WHITE, 6)
     elif kind is Kind.WILD_SWAP_HANDS:
         _reverse(pen, 50, 52, 36, WHITE)
@@ -550,6 +552,9 @@ def _emoji_wild_sign(pen: Pen, kind: Kind) -> None:
         _shuffle(pen, 50, 52, 36, WHITE)
     elif kind is Kind.WILD_CUSTOMIZABLE:
         _pencil(pen, 50, 50, 40, WHITE)
+    else:
+        # The newer games' wilds (Reverse +4, Roulette, ...): the card's own sign, emoji-sized.
+        _wild_sign(pen, kind, 50, 52, 60)
 
 
 def draw_mini(face: Face | None, side: Side | None, palette: Palette, height: int) -> Image.Image:
