@@ -39,7 +39,7 @@ from bot.ui.text import COLOR_EMOJI
 from cogs.leaderboard import LeaderboardCog
 from cogs.uno import UnoCog
 from tests.bot.conftest import make_settings
-from tests.ui.games import Played, name, play
+from tests.ui.games import NO_MERCY_TABLES, Played, name, play
 
 FI, SV, NB = Lang("fi"), Lang("sv"), Lang("nb")
 OTHERS = tuple(lang for lang in languages() if lang != ENGLISH)  # a new catalog is tested too
@@ -57,6 +57,9 @@ LANGUAGE_FREE = {
     "picture.uno",
     "summary.variant.flip",
     "board.variant.flip",
+    "summary.variant.nomercy",
+    "board.variant.nomercy",
+    "rules.nomercy.uno.title",
     "cmd.uno.name",
     "cmd.uno.flip.name",
     "rules.flip.uno.title",
@@ -188,6 +191,12 @@ def played() -> Played:
     return play()
 
 
+@pytest.fixture(scope="module")
+def played_no_mercy() -> Played:
+    """Seeded random No Mercy games (apart, so the recorded English of ``played`` stays)."""
+    return play(tables=NO_MERCY_TABLES)
+
+
 # ---------------------------------------------------------------------- completeness
 
 
@@ -305,16 +314,19 @@ EVERY_EVENT_KIND = set(get_args(ev.Event))
 RARE_EVENTS: list[ev.Event] = [ev.DrawStopped("p1")]
 
 
-def test_the_seeded_games_meet_every_event_kind(played: Played) -> None:
+def test_the_seeded_games_meet_every_event_kind(played: Played, played_no_mercy: Played) -> None:
     """Random play plus the hand-built rare events cover every kind of engine event."""
-    seen = {type(event) for batch in played.batches for event in batch}
+    batches = [*played.batches, *played_no_mercy.batches]
+    seen = {type(event) for batch in batches for event in batch}
     assert seen | {type(event) for event in RARE_EVENTS} == EVERY_EVENT_KIND
 
 
 @pytest.mark.parametrize("lang", languages())
-def test_every_event_is_narrated_in_every_language(lang: Lang, played: Played) -> None:
+def test_every_event_is_narrated_in_every_language(
+    lang: Lang, played: Played, played_no_mercy: Played
+) -> None:
     """Every batch of every seeded game narrates, line for line as many lines as in English."""
-    for batch in [*played.batches, RARE_EVENTS]:
+    for batch in [*played.batches, *played_no_mercy.batches, RARE_EVENTS]:
         lines = words.narrate(lang, batch, name)
         assert all(line.strip() for line in lines)
         assert len(lines) == len(words.narrate(ENGLISH, batch, name))
@@ -433,9 +445,11 @@ def test_finnish_cards_read_naturally() -> None:
 
 
 @pytest.mark.parametrize("lang", languages())
-def test_every_view_prompt_and_move_label(lang: Lang, played: Played) -> None:
+def test_every_view_prompt_and_move_label(
+    lang: Lang, played: Played, played_no_mercy: Played
+) -> None:
     """Prompts and labels render for every seat of every seeded game, within 80 characters."""
-    for game in played.games:
+    for game in [*played.games, *played_no_mercy.games]:
         for player in [None, *game.players]:
             view = view_for(game, player) if player else public_view(game)
             shown = [words.turn_prompt(lang, view, name)]
@@ -510,10 +524,10 @@ def test_rules_summary(rules: RuleSet, before: str) -> None:
         assert english_words(lang, words.rules_summary(lang, rules, 45, True)) == set()
 
 
-def test_refusals_are_recognised(played: Played) -> None:
+def test_refusals_are_recognised(played: Played, played_no_mercy: Played) -> None:
     """Every engine refusal met in play reads the same in English and has its own key."""
     generic = "That move is not possible right now."
-    for message in played.refusals:
+    for message in played.refusals | played_no_mercy.refusals:
         assert words.illegal_move_text(ENGLISH, message) == message
         if message != generic:
             assert words.illegal_move_text(FI, message) != t(FI, "illegal.not_possible")
@@ -563,7 +577,7 @@ def test_texts_fit_discord_limits(lang: Lang) -> None:
 
 
 @pytest.mark.parametrize("lang", languages())
-@pytest.mark.parametrize("variant", ["flip", "classic"])
+@pytest.mark.parametrize("variant", ["flip", "classic", "nomercy"])
 def test_rules_fit_one_embed(lang: Lang, variant: str) -> None:
     """/uno rules fits one embed, with room left for the "This game" field."""
     rules = words.rules_text(lang, variant)

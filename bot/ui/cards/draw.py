@@ -55,6 +55,10 @@ _PLUS: dict[Kind, str] = {
     Kind.WILD_DRAW_TWO: "+2",
     Kind.WILD_DRAW_FOUR: "+4",
     Kind.WILD_DRAW_COLOR: "+?",
+    Kind.DRAW_FOUR: "+4",
+    Kind.WILD_REVERSE_DRAW_FOUR: "+4",
+    Kind.WILD_DRAW_SIX: "+6",
+    Kind.WILD_DRAW_TEN: "+10",
 }
 
 
@@ -114,6 +118,12 @@ ENGLISH_CARD_WORDS = CardWords(
         (Kind.WILD_SHUFFLE_HANDS, "SHUFFLE"),
         (Kind.WILD_SWAP_HANDS, "SWAP"),
         (Kind.WILD_CUSTOMIZABLE, "CUSTOM"),
+        (Kind.DRAW_FOUR, "DRAW FOUR"),
+        (Kind.DISCARD_ALL, "DISCARD ALL"),
+        (Kind.WILD_REVERSE_DRAW_FOUR, "REVERSE +4"),
+        (Kind.WILD_DRAW_SIX, "DRAW SIX"),
+        (Kind.WILD_DRAW_TEN, "DRAW TEN"),
+        (Kind.WILD_COLOR_ROULETTE, "ROULETTE"),
     ),
     # Pink and purple share an initial, so cards carry the whole word.
     colors=tuple((color, color.value.upper()) for color in Color),
@@ -363,13 +373,38 @@ def _symbol(pen: Pen, face: Face, x: float, y: float, r: float, fill: RGB) -> No
         _reverse(pen, x, y, r * 0.85, fill)
     elif face.kind is Kind.FLIP:
         _flip(pen, x, y, r)
+    elif face.kind is Kind.DISCARD_ALL:
+        _fan(pen, x, y, r, fill)
+
+
+def _fan(pen: Pen, x: float, y: float, r: float, fill: RGB) -> None:
+    """Three cards fanned out: No Mercy's Discard All sign (a hand thrown away)."""
+    w, h = r * 0.55, r * 0.85
+    for angle in (-25, 0, 25):
+        a = math.radians(angle)
+        cx, cy = x + math.sin(a) * r * 0.35, y - math.cos(a) * r * 0.05
+        corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)]
+        pts = [
+            (
+                pen.px(cx + px * math.cos(a) - py * math.sin(a)),
+                pen.px(cy + px * math.sin(a) + py * math.cos(a)),
+            )
+            for px, py in corners
+        ]
+        pen.draw.polygon(pts, fill=fill, outline=INK, width=max(1, pen.px(r * 0.07)))
 
 
 def _wild_sign(pen: Pen, kind: Kind, x: float, y: float, r: float) -> None:
     """A special wild's sign, +N or a drawn symbol (a plain Wild has none). Never a letter:
     the emoji and the fanned cards carry no word, so one picture serves every language."""
-    if kind in _PLUS:
+    if kind is Kind.WILD_REVERSE_DRAW_FOUR:
+        # The Reverse arrows above its +4, so it differs from a Wild Draw Four at a glance.
+        _reverse(pen, x, y - r * 0.32, r * 0.4, WHITE)
+        pen.text(x, y + r * 0.3, _PLUS[kind], r * 0.7, WHITE, r * 0.08)
+    elif kind in _PLUS:
         pen.text(x, y, _PLUS[kind], r * 0.95, WHITE, r * 0.1)
+    elif kind is Kind.WILD_COLOR_ROULETTE:
+        pen.text(x, y, "?", r * 1.1, WHITE, r * 0.1)
     elif kind is Kind.WILD_SWAP_HANDS:
         _reverse(pen, x, y, r * 0.55, WHITE)
     elif kind is Kind.WILD_SHUFFLE_HANDS:
