@@ -1057,7 +1057,7 @@ class Game:
     def _swap_with(self, seat: int, target: int, out: list[ev.Event]) -> None:
         hands = self.hands
         hands[seat], hands[target] = hands[target], hands[seat]
-        self._hands_changed()
+        self._hands_changed((seat, target))
         out.append(ev.HandsSwapped(self.players[seat], self.players[target]))
         if self.swap_then_color:
             self._ask_color(AfterColor.NEXT_TURN)
@@ -1087,17 +1087,28 @@ class Game:
         self._hands_changed()
         out.append(ev.HandsShuffled(self.players[seat], self.players[first]))
 
-    def _hands_changed(self) -> None:
+    def _hands_changed(self, changed: tuple[int, ...] = ()) -> None:
         # A new hand needs a new UNO call; nobody received theirs by playing down to one.
-        self.uno_declared = [False] * len(self.players)
-        self.uno_exposed = None
+        # (``changed``: the seats whose hands moved, when not all of them did.)
         self._forget_turns()
         if self._no_mercy or self._all_wild:
-            # Whoever is handed a one-card hand must call UNO, out of turn too (No Mercy 1.9,
-            # All Wild 2.7).
-            singles = [seat for seat, hand in enumerate(self.hands) if len(hand) == 1]
-            self.uno_exposed = singles[0] if singles else None
-            self.uno_exposed_more = singles[1:]
+            # (All Wild's Forced Swap follows No Mercy's 7: section 2.7.)
+            self._no_mercy_hands_changed(changed or tuple(range(len(self.players))))
+            return
+        self.uno_declared = [False] * len(self.players)
+        self.uno_exposed = None
+
+    def _no_mercy_hands_changed(self, changed: tuple[int, ...]) -> None:
+        # Whoever is handed a one-card hand must call UNO, out of turn too (section 1.9); a
+        # player whose hand did not move keeps their call, or their open window.
+        exposed = [] if self.uno_exposed is None else [self.uno_exposed]
+        exposed = [seat for seat in exposed + self.uno_exposed_more if seat not in changed]
+        for seat in changed:
+            self.uno_declared[seat] = False
+            if len(self.hands[seat]) == 1:
+                exposed.append(seat)
+        self.uno_exposed = exposed[0] if exposed else None
+        self.uno_exposed_more = exposed[1:]
 
     def _forget_turns(self) -> None:
         self.turn_log = [[] for _ in self.players]

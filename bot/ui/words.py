@@ -354,6 +354,8 @@ def hand_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         return t(lang, key, count=view.pending_draw, value=view.stack_threshold)
     if view.phase == "penalty":
         return t(lang, f"hand.prompt.penalty.{_penalty_answers(view)}")
+    if view.phase == "choose_color" and view.top.kind is Kind.WILD_COLOR_ROULETTE:
+        return t(lang, "hand.prompt.roulette")
     prompts = {
         "choose_color": "hand.prompt.choose_color",
         "swap_target": "hand.prompt.choose_swap",
@@ -437,7 +439,13 @@ def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bo
         t(lang, f"summary.target.{rules.scoring}", target=rules.target),
         t(lang, timer, seconds=turn_timeout),
     ]
-    house = [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
+    # A rule the variant fixes (No Mercy always draws until playable) is no house rule there.
+    entry = variant_entry(rules.variant)
+    house = [
+        t(lang, key)
+        for key, name in HOUSE_KEYS.items()
+        if getattr(rules, name) and entry.offers(name)
+    ]
     if house:
         lines.append(t(lang, "summary.house", rules=", ".join(house)))
     else:

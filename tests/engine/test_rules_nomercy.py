@@ -543,3 +543,13 @@ def test_a_hand_with_a_knockout_saves_and_loads() -> None:
     copy = loads(dumps(game))
     assert copy == game and copy.knocked_out == [1] and len(copy.set_aside[1]) == 25
     assert copy.current_player == "cid"
+
+
+def test_a_seven_leaves_the_uno_call_of_a_player_whose_hand_did_not_move() -> None:
+    """Only the two swapped hands need a new call: a third player's called UNO stands."""
+    game = setup({"ann": "R7 R1", "ben": "G4 G5", "cid": "Y1"}, top="R5", rules=NM)
+    game.apply("cid", CALL_UNO)
+    play(game, "ann", "R7")
+    game.apply("ann", SwapWith("ben"))
+    assert game.uno_declared == [False, False, True]
+    assert game.catchable() == "ben" and Catch("cid") not in game.legal_moves("ann")

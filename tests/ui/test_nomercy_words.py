@@ -85,3 +85,23 @@ def test_a_hand_that_cannot_stack_is_told_to_take_it() -> None:
     assert words.hand_prompt(EN, view_for(game, "p1"), name) == (
         "+10 on you: nothing in your hand is worth +10 or more, so take 10."
     )
+
+
+def test_the_roulette_victim_is_told_what_happens() -> None:
+    """The hand of the player a Roulette hit says they name the colour and keep the cards."""
+    game = setup({"p0": "WCR R1 R2", "p1": "G4 G5", "p2": "Y1"}, top="R5", rules=NM)
+    play(game, "p0", "WCR")
+    assert words.hand_prompt(EN, view_for(game, "p1"), name).startswith(
+        "A Wild Color Roulette hit you: name a colour"
+    )
+
+
+def test_the_rules_summary_names_no_fixed_rule_as_a_house_rule() -> None:
+    """No Mercy always draws until playable: the summary says one hand, and no house rules."""
+    summary = words.rules_summary(EN, NM, 45, True).splitlines()
+    assert summary[:2] == ["UNO Show 'Em No Mercy", "One hand is the game (no score kept)."]
+    assert summary[-1] == t(EN, "summary.house.none")
+    scored = RuleSet(variant="nomercy", scoring="standard")
+    assert words.rules_summary(FI, scored, 45, True).splitlines()[1] == (
+        "Peli 1\xa0000 pisteeseen, tavallinen pisteytys."
+    )
