@@ -31,6 +31,7 @@ from bot.engine.moves import (
     Move,
     PlayCard,
     SwapWith,
+    TargetDraw,
 )
 from bot.engine.rules import RuleSet
 from bot.engine.variants import variant as variant_entry
@@ -416,8 +417,9 @@ def policy_move(game: Game, player: str) -> Move:
         return _best_play(game, seat, legal)
     if phase is Phase.CHOOSE_COLOR:
         return ChooseColor(_best_color(game, seat))
-    if phase is Phase.SWAP_TARGET:
-        targets = [m for m in legal if isinstance(m, SwapWith)]
+    if phase is Phase.SWAP_TARGET or phase is Phase.DRAW_TARGET:
+        # The hand to swap with, or the All Wild target: the closest to going out.
+        targets = [m for m in legal if isinstance(m, (SwapWith, TargetDraw))]
         order = {
             game.players[game.next_seat(seat, step)]: step for step in range(1, len(game.hands))
         }
