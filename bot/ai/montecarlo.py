@@ -291,6 +291,8 @@ class Sampler:
         game.hands = hands
         game.set_aside = set_aside
         game.knocked_out = [seats.index(player) for player in view.knocked_out]
+        owed = dict(view.lost_turns)
+        game.lost_turns = [owed.get(player, 0) for player in seats]
         game.discard = discard
         game.draw_pile = draw_pile
         game.side = view.side

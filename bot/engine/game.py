@@ -1686,8 +1686,8 @@ class Game:
             out.extend(self.apply(player, move))
             if move is PASS or move is ACCEPT or self.current_player != player:
                 break
-            choice = Draw | ChooseColor | SwapWith | TargetDraw
-            if isinstance(move, choice) and self.phase is Phase.PLAY:
+            chosen = isinstance(move, Draw | ChooseColor | SwapWith | TargetDraw)
+            if chosen and self.phase is Phase.PLAY:
                 break
         return out
 

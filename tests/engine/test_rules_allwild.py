@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 from pydantic import ValidationError
 
-from bot.engine import Game, IllegalMove, Phase, RuleSet, dumps, loads
+from bot.engine import Game, IllegalMove, Phase, RuleSet, dumps, loads, view_for
 from bot.engine.decks import deck_of
 from bot.engine.events import (
     CardsDrawn,
@@ -306,6 +306,13 @@ def test_with_two_players_skip_two_gives_three_turns_in_a_row() -> None:
     assert game.current_player == "ann"
     play(game, "ann", "W")
     assert game.current_player == "ben" and game.lost_turns == [0, 0]
+
+
+def test_every_view_shows_the_turn_still_owed() -> None:
+    """Both players' views say that the opponent still loses a turn."""
+    game = table({"ann": "WSK2 W W W", "ben": "W W"})
+    play(game, "ann", "WSK2")
+    assert view_for(game, "ann").lost_turns == view_for(game, "ben").lost_turns == (("ben", 1),)
 
 
 def test_owed_turns_survive_a_save_and_load() -> None:
