@@ -32,6 +32,7 @@ from bot.engine import (
     PlayerView,
     RuleSet,
     SwapWith,
+    TargetDraw,
     public_view,
 )
 from bot.engine.cards import Color, Kind, Side
@@ -475,6 +476,8 @@ def move_button(
             return UnoButton(click, label, discord.ButtonStyle.danger, "⚖️")
         case SwapWith():
             return UnoButton(click, label)
+        case TargetDraw():
+            return UnoButton(click, label, discord.ButtonStyle.danger, "🎯")
         case CallUno():
             return UnoButton(click, label, discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
         case Catch():
