@@ -80,3 +80,14 @@ def test_seeded_games_narrate_prompt_and_label_in_every_language(lang: Lang) -> 
                 assert all(0 < len(label) <= 80 for label in labels)
     for message in played.refusals:
         assert words.illegal_move_text(EN, message) == message
+
+
+def test_a_junior_table_says_its_level_and_that_one_hand_is_the_game() -> None:
+    """The summary: the level's deck, no score kept, no house rules."""
+    rules = RuleSet.model_validate({"variant": "junior", "level": 1})
+    lines = words.rules_summary(EN, rules, 45, True).splitlines()
+    assert lines[:2] == ["UNO Junior, level 1 (numbers only)", t(EN, "summary.target.one_hand")]
+    assert words.rules_summary(FI, RuleSet(variant="junior"), 45, True).startswith(
+        "UNO Junior, taso 3 (kaikki kortit)"
+    )
+    assert lines[-1] == t(EN, "summary.house.none")

@@ -60,6 +60,12 @@ LANGUAGE_FREE = {
     "summary.variant.nomercy",
     "board.variant.nomercy",
     "rules.nomercy.uno.title",
+    "summary.variant.allwild",
+    "board.variant.allwild",
+    "rules.allwild.uno.title",
+    "board.variant.junior",
+    "table.title.junior",
+    "rules.junior.uno.title",
     "cmd.uno.name",
     "cmd.uno.flip.name",
     "rules.flip.uno.title",
@@ -579,7 +585,7 @@ def test_texts_fit_discord_limits(lang: Lang) -> None:
 
 
 @pytest.mark.parametrize("lang", languages())
-@pytest.mark.parametrize("variant", ["flip", "classic", "nomercy"])
+@pytest.mark.parametrize("variant", ["flip", "classic", "nomercy", "allwild", "junior"])
 def test_rules_fit_one_embed(lang: Lang, variant: str) -> None:
     """/uno rules fits one embed, with room left for the "This game" field."""
     rules = words.rules_text(lang, variant)
