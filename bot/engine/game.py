@@ -559,11 +559,6 @@ class Game:
                 seat = (seat + step) % count
         return seat
 
-    def players_in(self) -> list[str]:
-        """The players still in the hand (No Mercy knocks players out; elsewhere everyone)."""
-        gone = self.knocked_out
-        return [player for seat, player in enumerate(self.players) if seat not in gone]
-
     def top_face(self) -> Face:
         """The face of the discard pile's top card on the side in play."""
         return self._faces[self.side][self.discard[-1]]
@@ -932,8 +927,9 @@ class Game:
             self._all_wild_last_card(seat, face, out)
             return
         if self._no_mercy:
-            pass
-        elif kind is Kind.FLIP:
+            self._end_round(seat, out)
+            return
+        if kind is Kind.FLIP:
             self._flip(seat, out)
         elif kind is Kind.WILD_DRAW_COLOR:
             self.penalty_kind = kind

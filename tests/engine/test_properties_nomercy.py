@@ -7,6 +7,8 @@ examples the same on every run; the quick run caps their number (tests/conftest.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,6 +29,8 @@ PROPERTIES = settings(
     deadline=None,
     phases=NO_SHRINKING,
 )
+# A hand longer than this many moves is stuck (random play ends one in a few hundred).
+MAX_MOVES = 5_000
 # The slow run's count of seeded games, beside hypothesis's examples.
 THOUSANDS = 2_000
 # Each example plays whole matches; a scored one to a low target keeps them short.
@@ -56,8 +60,10 @@ def play_checked(game: Game, agent: RandomAgent) -> int:
         player, move = agent.choose(game)
         assert player not in gone
         pending = game.pending_draw
-        events = agent.step(game)[2]
+        events = game.apply(player, move)
+        agent.moves_this_round += 1
         moves += 1
+        assert agent.moves_this_round < MAX_MOVES, "a hand did not end"
         assert sorted(cards_in_play(game)) == list(range(DECK)), "a card was lost or doubled"
         for event in events:
             if isinstance(event, ev.CardPlayed) and event.face.kind in STACK_VALUE:
@@ -112,3 +118,30 @@ def test_two_thousand_seeded_games_keep_every_rule_property() -> None:
         game = Game.new([f"p{i}" for i in range(2 + seed % 5)], rules, seed)
         play_checked(game, RandomAgent(seed))
         assert game.match_winner is not None
+
+
+@given(players=st.integers(3, 6), seed=SEEDS)
+@PROPERTIES
+def test_timeouts_and_players_leaving_keep_the_properties(players: int, seed: int) -> None:
+    """Timed-out turns and players leaving mid-hand (knocked out or not): every card stays,
+    nobody knocked out holds the turn, and the game ends."""
+    game = Game.new([f"p{i}" for i in range(players)], RuleSet(variant="nomercy"), seed)
+    agent = RandomAgent(seed)
+    rng = random.Random(seed)
+    for _ in range(MAX_MOVES):
+        if game.phase is Phase.MATCH_OVER or game.phase is Phase.ABANDONED:
+            break
+        roll = rng.random()
+        current = game.current_player
+        assert current is not None
+        if roll < 0.01 and len(game.players) > 2:
+            game.remove_player(rng.choice(game.players), "left")
+        elif roll < 0.05:
+            game.auto_play(current)
+        else:
+            agent.step(game)
+        assert sorted(cards_in_play(game)) == list(range(DECK)), "a card was lost or doubled"
+        if game.current_player is not None:
+            assert game.current not in game.knocked_out, "a knocked-out player holds the turn"
+            assert game.legal_moves(game.current_player), "the player to move has no move"
+    assert game.phase is Phase.MATCH_OVER or game.phase is Phase.ABANDONED

@@ -68,6 +68,7 @@ LANGUAGE_FREE = {
     "rules.junior.uno.title",
     "cmd.uno.name",
     "cmd.uno.flip.name",
+    "cmd.uno.nomercy.name",
     "rules.flip.uno.title",
     "rules.classic.uno.title",
     "art.flip",
@@ -117,6 +118,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "button.start",
         "cmd.uno.flip.start.name",
         "cmd.uno.classic.start.name",
+        "cmd.uno.nomercy.start.name",
         "cmd.uno.status.name",
         "opt.variant.name",
     },
@@ -683,6 +685,7 @@ def test_command_names_in_texts_are_the_localized_ones() -> None:
     commands_named = (
         ("cmd.uno.name", "cmd.uno.flip.name", "cmd.uno.flip.start.name"),
         ("cmd.uno.name", "cmd.uno.classic.name", "cmd.uno.classic.start.name"),
+        ("cmd.uno.name", "cmd.uno.nomercy.name", "cmd.uno.nomercy.start.name"),
         ("cmd.uno.name", "cmd.uno.leave.name"),
         ("cmd.uno.name", "cmd.uno.end.name"),
         ("cmd.leaderboard.name",),
