@@ -7,6 +7,8 @@ caps their number (tests/conftest.py).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -117,6 +119,31 @@ def test_every_offered_move_applies_and_every_state_round_trips(
     """No illegal move is ever offered; the saved JSON restores an equal game; views build."""
     game = Game.new([f"p{i}" for i in range(players)], rules, seed)
     every_offered_move_applies(game, RandomAgent(seed))
+
+
+@given(rules=ALL_WILD_RULES | JUNIOR_RULES, players=st.integers(3, 4), seed=SEEDS)
+@PROPERTIES
+def test_timeouts_and_players_leaving_keep_every_card_and_a_turn_to_take(
+    rules: RuleSet, players: int, seed: int
+) -> None:
+    """Timed-out turns (targets and swaps chosen for the player) and players leaving mid-round
+    lose no card, and whoever holds the turn always has a move."""
+    game = Game.new([f"p{i}" for i in range(players)], rules, seed)
+    agent, rng = RandomAgent(seed), random.Random(seed)
+    while game.phase is not Phase.MATCH_OVER and game.phase is not Phase.ABANDONED:
+        if game.phase is Phase.ROUND_OVER:
+            agent.next_round(game)
+            continue
+        current = game.current_player
+        assert current is not None and game.legal_moves(current)
+        chance = rng.random()
+        if chance < 0.1:
+            game.auto_play(current)
+        elif chance < 0.12 and len(game.players) > 2:
+            game.remove_player(rng.choice(game.players))
+        else:
+            agent.step(game)
+        assert cards_in_play(game) == list(range(len(game.deck))), "a card was lost or doubled"
 
 
 @pytest.mark.slow
