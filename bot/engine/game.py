@@ -1241,7 +1241,8 @@ class Game:
 
     def _open_on_number(self, out: list[ev.Event]) -> None:
         # Turn cards until a number shows; the action cards turned before it stay beneath it
-        # with no effect, and an opening 0 or 7 does nothing either (section 1.2).
+        # with no effect, and an opening 0 or 7 does nothing either (No Mercy, section 1.2;
+        # Junior, sections 3.2 and 6.7).
         light = self._faces[Side.LIGHT]
         ignored: list[Face] = []
         while True:
