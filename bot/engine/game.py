@@ -253,6 +253,7 @@ class Game:
 
     __slots__ = (
         "_all_wild",
+        "_catching",
         "_color_choices",
         "_faces",
         "_mercy_limit",
@@ -377,6 +378,7 @@ class Game:
             self._mercy_limit = entry.mercy_limit
             self._all_wild = entry.all_wild_rules
             self._opens_on_number = entry.opens_on_number
+            self._catching = rules.catching == "on"
             # Filled in by _reindex; set first so that the compiled class knows them always set.
             self._seat: dict[str, int] = {}
             self._turn_started: tuple[ev.TurnStarted, ...] = ()
@@ -431,6 +433,7 @@ class Game:
             self._mercy_limit = source._mercy_limit
             self._all_wild = source._all_wild
             self._opens_on_number = source._opens_on_number
+            self._catching = source._catching
             self._color_choices = source._color_choices
             # Replaced, never changed in place, so sharing them is safe.
             self._names = source._names
@@ -579,8 +582,11 @@ class Game:
         return self._playable[self.side, self.color, self.discard[-1]]
 
     def catchable(self) -> str | None:
-        """The player who can be caught without UNO right now, if any."""
-        return None if self.uno_exposed is None else self.players[self.uno_exposed]
+        """The player who can be caught without UNO right now, if any (never at a friendly
+        table, where catching is off)."""
+        if self.uno_exposed is None or not self._catching:
+            return None
+        return self.players[self.uno_exposed]
 
     # ------------------------------------------------------------------ legal moves
 
@@ -627,12 +633,13 @@ class Game:
             moves = []
         if len(hand) <= 2 and not self.uno_declared[seat]:
             moves.append(CALL_UNO)
-        exposed = self.uno_exposed
-        if exposed is not None and exposed != seat:
-            moves.append(Catch(self.players[exposed]))
-        for other in self.uno_exposed_more:
-            if other != seat:
-                moves.append(Catch(self.players[other]))
+        if self._catching:  # (off: a friendly table, where nobody is caught)
+            exposed = self.uno_exposed
+            if exposed is not None and exposed != seat:
+                moves.append(Catch(self.players[exposed]))
+            for other in self.uno_exposed_more:
+                if other != seat:
+                    moves.append(Catch(self.players[other]))
         return moves
 
     def penalty_stackable(self) -> bool:

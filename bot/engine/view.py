@@ -223,6 +223,8 @@ def _build(game: Game, player: str | None) -> PlayerView:
 
 def _catchable(game: Game) -> tuple[str, ...]:
     """Everyone who can be caught without UNO now."""
+    if game.rules.catching == "off":
+        return ()  # a friendly table: nobody is caught
     first = game.catchable()
     more = tuple(game.players[s] for s in game.uno_exposed_more)
     return more if first is None else (first, *more)

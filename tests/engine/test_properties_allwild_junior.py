@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Game, IllegalMove, Phase, RuleSet, dumps, loads, view_for
-from bot.engine.moves import Challenge, ChooseColor
+from bot.engine.moves import Catch, Challenge, ChooseColor
 from bot.engine.simulate import RandomAgent
 
 from .test_properties import NO_SHRINKING, SEEDS
@@ -36,6 +36,7 @@ ALL_WILD_RULES = st.sampled_from(
 )
 JUNIOR_RULES = st.sampled_from(
     [RuleSet.model_validate({"variant": "junior", "level": n}) for n in (1, 2, 3)]
+    + [RuleSet.model_validate({"variant": "junior", "catching": "off"})]
 )
 
 
@@ -58,6 +59,8 @@ def play_checked(game: Game, agent: RandomAgent) -> int:
         for player in game.players:
             for move in game.legal_moves(player):
                 assert not isinstance(move, Challenge), "a challenge was offered"
+                friendly = game.rules.catching == "off"
+                assert not (friendly and isinstance(move, Catch)), "a friendly table caught"
                 if all_wild:
                     assert not isinstance(move, ChooseColor), "All Wild asked for a colour"
         agent.step(game)
@@ -85,7 +88,8 @@ def test_all_wild_games_keep_every_rule_property(rules: RuleSet, players: int, s
 @given(rules=JUNIOR_RULES, players=st.integers(2, 4), seed=SEEDS)
 @PROPERTIES
 def test_junior_games_keep_every_rule_property(rules: RuleSet, players: int, seed: int) -> None:
-    """Cards are conserved, nothing is challenged, and the first player out ends the game."""
+    """Cards are conserved, nothing is challenged, a friendly table catches nobody, and the
+    first player out ends the game."""
     game = Game.new([f"p{i}" for i in range(players)], rules, seed)
     assert len(game.deck) == {1: 36, 2: 52, 3: 56}[rules.level]
     assert play_checked(game, RandomAgent(seed)) > 0

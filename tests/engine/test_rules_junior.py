@@ -9,10 +9,10 @@ from importlib import resources
 import pytest
 from pydantic import ValidationError
 
-from bot.engine import Game, Kind, Phase, RuleSet, dumps, loads
+from bot.engine import Game, IllegalMove, Kind, Phase, RuleSet, dumps, loads, view_for
 from bot.engine.decks import deck_for
 from bot.engine.events import Event, MatchEnded, OpeningCardsIgnored, RoundEnded, TurnSkipped
-from bot.engine.moves import CHALLENGE, ChooseColor, PlayCard
+from bot.engine.moves import CHALLENGE, Catch, ChooseColor, PlayCard
 from bot.engine.notation import faces, parse_face, setup
 from bot.engine.variants import JUNIOR
 
@@ -197,3 +197,24 @@ def test_junior_refuses_scoring_and_the_house_rules() -> None:
     ]:
         with pytest.raises(ValidationError, match="UNO Junior"):
             RuleSet.model_validate({"variant": "junior", option: value})
+
+
+def test_a_friendly_table_turns_catching_off() -> None:
+    """[C] With catching off, a player left with one card without UNO cannot be caught."""
+    friendly = RuleSet.model_validate({"variant": "junior", "catching": "off"})
+    game = setup({"ann": "R1 R2", "ben": "Y1 Y2", "cid": "G1 G2"}, "R3", rules=friendly)
+    play(game, "ann", "R1")
+    assert game.catchable() is None
+    assert not any(isinstance(m, Catch) for p in game.players for m in game.legal_moves(p))
+    assert view_for(game, "ben").catchable_all == ()
+    with pytest.raises(IllegalMove):
+        game.apply("ben", Catch("ann"))
+    assert loads(dumps(game)).rules.catching == "off"
+
+
+def test_catching_is_on_by_default() -> None:
+    """Without the friendly option the usual UNO catch applies (section 3.2)."""
+    game = setup({"ann": "R1 R2", "ben": "Y1 Y2", "cid": "G1 G2"}, "R3", rules=JR)
+    play(game, "ann", "R1")
+    assert Catch("ann") in game.legal_moves("ben")
+    assert '"catching"' not in JR.model_dump_json()

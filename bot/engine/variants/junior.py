@@ -57,6 +57,8 @@ JUNIOR = Variant(
         # No score: the first player out wins, and the game ends there (section 3.2).
         "scoring": RuleOption("one_hand", ("one_hand",), _JUNIOR.format("first out wins")),
         "level": RuleOption(3, (1, 2, 3), "UNO Junior has levels 1, 2 and 3"),
+        # Section 3.2 [C]: a friendly table turns catching off (offered, off by default).
+        "catching": RuleOption("on", ("on", "off")),
         "stacking": RuleOption(False, (False,), _JUNIOR.format("nothing stacks")),
         "stack_wild_draw_four_on_draw_two": RuleOption(False, (False,)),
         "seven_o": RuleOption(False, (False,), _JUNIOR.format("no Seven-O")),
