@@ -18,6 +18,7 @@ from .memory import (
     stop_freezing,
 )
 from .persistence import Persistence
+from .rest_gate import RequestGate
 from .sessions import SessionManager
 from .store import Shards, Store, describe_url, open_store
 
@@ -46,7 +47,11 @@ class UnoBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, shard_count: int | None = None) -> None:
         """A bot configured by ``settings``; Discord picks the shard count unless given."""
+        # Every counted request on the wire (retries and emoji uploads too) takes a slot of
+        # the sessions' one budget.
+        self.gate = RequestGate()
         super().__init__(
+            http_trace=self.gate.config,
             shard_count=shard_count or settings.shard_count,
             shard_ids=settings.shard_id_list,  # type: ignore[arg-type]  # None: every shard
             command_prefix=commands.when_mentioned,
@@ -56,6 +61,7 @@ class UnoBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.sessions = SessionManager(self, settings)
+        self.gate.window = self.sessions.edits.window
         self._store: Store | None = None
         self._invite_logged = False
         # Why this process stopped serving its shards (another process took one), or None.
