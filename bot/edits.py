@@ -221,6 +221,8 @@ class EditBudget:
         self._edits: set[asyncio.Task[None]] = set()
         # One-off calls waiting for the budget, in request order: (requested at, call).
         self._calls: deque[tuple[float, Edit]] = deque()
+        # One-off calls that wait for every table edit (an old table's delete).
+        self._later: deque[tuple[float, Edit]] = deque()
         self._stopped = False
 
     @property
@@ -231,7 +233,7 @@ class EditBudget:
     @property
     def queued_calls(self) -> int:
         """One-off calls waiting for the budget."""
-        return len(self._calls)
+        return len(self._calls) + len(self._later)
 
     @property
     def in_flight(self) -> int:
@@ -268,13 +270,18 @@ class EditBudget:
         if not table.running:
             self._queue(key, table, now)
 
-    def call(self, send: Edit) -> None:
+    def waiting(self, key: Hashable) -> bool:
+        """Whether ``key`` has a change waiting for its edit (not yet started)."""
+        table = self._tables.get(key)
+        return table is not None and table.dirty_since is not None
+
+    def call(self, send: Edit, *, last: bool = False) -> None:
         """Have ``send`` (one REST request, not a table edit) run soon within the budget,
-        before any waiting table edit; never merged with another."""
+        before any waiting table edit (``last``: only when none waits); never merged."""
         if self._stopped:
             return
         now = asyncio.get_running_loop().time()
-        self._calls.append((now, send))
+        (self._later if last else self._calls).append((now, send))
         self._wake_at(now)
 
     def discard(self, key: Hashable) -> None:
@@ -286,10 +293,27 @@ class EditBudget:
             if self._forgettable(table, asyncio.get_running_loop().time()):
                 del self._tables[key]
 
+    def track(self, work: Edit) -> None:
+        """Run ``work`` now, outside the budget (a request Discord does not count), and cancel
+        it with the budget's edits at ``stop``."""
+        if self._stopped:
+            return
+        task = asyncio.get_running_loop().create_task(self._run(work))
+        self._edits.add(task)
+        task.add_done_callback(self._edits.discard)
+
+    @staticmethod
+    async def _run(work: Edit) -> None:
+        try:
+            await work()
+        except Exception:
+            log.exception("uncounted call failed")
+
     async def stop(self) -> None:
         """Stop scheduling and cancel the edits in flight; later requests are ignored."""
         self._stopped = True
         self._calls.clear()
+        self._later.clear()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -326,7 +350,7 @@ class EditBudget:
         now = asyncio.get_running_loop().time()
         self._promote(now)
         self._expire(now)
-        while self._ready or self._calls:
+        while self._ready or self._calls or self._later:
             wait = self._may_start(now)
             if wait > 0:
                 self._wake_at(now + wait)
@@ -334,8 +358,8 @@ class EditBudget:
             slot = self.window.try_take()
             if slot is None:
                 break  # every slot is held: the window wakes the scheduler when one frees
-            if self._calls:
-                requested, send = self._calls.popleft()
+            if self._calls or not self._ready:
+                requested, send = (self._calls or self._later).popleft()
                 self._spend(None, requested, now)
                 self._launch(None, None, send, slot)
                 continue
@@ -351,7 +375,7 @@ class EditBudget:
             self._wake_at(self._expiry[0][0])
 
     def _on_window_free(self) -> None:
-        if self._ready or self._calls:
+        if self._ready or self._calls or self._later:
             self._wake_at(asyncio.get_running_loop().time())
 
     def _promote(self, now: float) -> None:
@@ -427,3 +451,52 @@ class EditBudget:
             self._queue(key, table, now)  # changed again while this edit was on its way
         elif self._forgettable(table, now) and self._tables.get(key) is table:
             del self._tables[key]
+
+
+class TokenAllowance:
+    """Requests made through interaction tokens, by channel: not counted by the global limit,
+    but Discord holds each channel's webhooks to about 30 a minute (ephemeral follow-ups
+    included) and each interaction to about 5 in 2 s.
+
+    A token bucket per channel: at most ``burst`` at once, refilled at ``rate`` per ``per``
+    seconds, so any ``per`` seconds hold at most ``burst + rate`` (4 + 26 = 30 a minute) and
+    any 2 s at most 5. A channel whose request was refused or held up is closed for a while.
+    """
+
+    def __init__(self, burst: int = 4, rate: int = 26, per: float = 60.0) -> None:
+        """``burst`` at once, ``rate`` more per ``per`` seconds, per channel."""
+        if burst < 1 or rate < 1 or per <= 0:
+            raise ValueError("burst and rate must be at least 1, per positive")
+        self.burst = burst
+        self.rate = rate
+        self.per = per
+        self.taken = 0
+        # Channel: (tokens, loop time of that count). A channel at rest is forgotten.
+        self._buckets: dict[Hashable, tuple[float, float]] = {}
+
+    def take(self, key: Hashable, keep: int = 0) -> bool:
+        """Spend one request of ``key``'s channel if more than ``keep`` are left; whether it
+        was spent (``keep`` > 0 leaves the rest for something that matters more)."""
+        now = asyncio.get_running_loop().time()
+        tokens = self.left(key, now)
+        if tokens - 1.0 < keep:
+            return False
+        self._buckets[key] = (tokens - 1.0, now)
+        self.taken += 1
+        if len(self._buckets) > 4096:
+            self._forget_full(now)
+        return True
+
+    def left(self, key: Hashable, now: float) -> float:
+        """Requests ``key``'s channel may make now."""
+        tokens, stamp = self._buckets.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - stamp) * self.rate / self.per)
+
+    def close(self, key: Hashable, seconds: float) -> None:
+        """Spend none of ``key``'s channel for ``seconds`` (Discord refused or held one)."""
+        now = asyncio.get_running_loop().time()
+        self._buckets[key] = (-seconds * self.rate / self.per, now)
+
+    def _forget_full(self, now: float) -> None:
+        for key in [k for k in self._buckets if self.left(k, now) >= self.burst]:
+            del self._buckets[key]
