@@ -309,7 +309,7 @@ class PublicMessages:
         if editor is not None and editor.until - now > TOKEN_RENEW_BEFORE:
             return
         old_id = state.message_id  # None: someone deleted it
-        if self._sending or self._shows_closed or state.game is None:
+        if self._sending or self._shows_closed or state.closed or state.game is None:
             return
         channel_id = self._session.channel_id
         if not self._tokens.take(channel_id, keep=1 if old_id is not None else 0):
@@ -332,20 +332,29 @@ class PublicMessages:
             log.info("session %s: could not post the table anew: %r", self._session.id, exc)
             self._tokens.close(channel_id, TOKEN_REST)
             self._unshown()
-            return
-        finally:
             self._update_done()
-        self._shown(drawn_at)
-        if state.message_id != old_id:
-            return  # posted anew meanwhile (the old one was deleted by someone)
-        state.message_id = posted.id
-        self._session.saving()
-        self._editor = TableEditor(interaction, posted.id, False, now + TOKEN_LIFETIME)
-        self._edits.discard(self._session.id)  # a waiting edit would go to the old message
-        if old_id is None:
             return
+        self._shown(drawn_at)
+        if state.message_id == old_id:  # else posted anew meanwhile (the old one was deleted)
+            self._move_to(
+                posted.id, TableEditor(interaction, posted.id, False, now + TOKEN_LIFETIME)
+            )
+            if old_id is not None:
+                self._retire(old_id, editor)
+        self._update_done()  # an update waiting behind this one goes to the new table
+
+    def _move_to(self, message_id: int, editor: TableEditor) -> None:
+        """The table is now ``message_id``, edited through ``editor``."""
+        self._session.state.message_id = message_id
+        self._session.saving()
+        self._editor = editor
+        self._edits.discard(self._session.id)  # a waiting edit would go to the old message
+
+    def _retire(self, old_id: int, editor: TableEditor | None) -> None:
+        """Delete a table posted anew: through its own token while that lives (not counted),
+        else by a counted delete once no table edit waits. Its buttons answer until then."""
         self.previous.append(old_id)
-        if editor is not None and self._tokens.take(channel_id):
+        if editor is not None and self._tokens.take(self._session.channel_id):
             self._edits.track(partial(self._delete_through, editor, old_id))
         else:
             self._delete(old_id, last=True)
