@@ -119,12 +119,12 @@ class PublicMessages:
 
     __slots__ = (
         "_again",
-        "_dirty_since",
         "_editor",
         "_edits",
         "_messenger",
         "_picture",
         "_pictures",
+        "_renewal",
         "_sending",
         "_session",
         "_shows_closed",
@@ -156,7 +156,9 @@ class PublicMessages:
         # An update is on its way (through a token or counted); another waits behind it.
         self._sending = False
         self._again = False
-        self._dirty_since: float | None = None  # loop time of the oldest change not shown
+        # A hand move's click whose token is to renew the table once the update on its way is
+        # done (a renewal waits for none: its token lives 15 minutes).
+        self._renewal: Interaction | None = None
         self.previous: deque[int] = deque(maxlen=PREVIOUS_TABLES)
         # What the public message says once the session closed, set by the session's ``close``
         # (with the reason). Not made ahead: an embed for every live table would cost start-up
@@ -177,8 +179,6 @@ class PublicMessages:
         allowance, else a counted edit within the bot's budget; changes made before the update
         goes out are shown by that one update."""
         now = asyncio.get_running_loop().time()
-        if self._dirty_since is None:
-            self._dirty_since = now
         if self._sending:
             self._again = True  # once the update on its way is done
         elif not self._update_through_token(now):
@@ -216,7 +216,6 @@ class PublicMessages:
                 self._editor = None
             if isinstance(exc, TimeoutError) or getattr(exc, "status", 0) == 429:
                 self._tokens.close(self._session.channel_id, TOKEN_REST)
-            self._unshown()
             fallback = True
             if getattr(exc, "code", 0) == UNKNOWN_MESSAGE:
                 # Someone deleted the table: the next click posts it anew through its token,
@@ -230,21 +229,28 @@ class PublicMessages:
             self._edits.request(self._session.id, self.edit_now)
 
     def _update_done(self) -> None:
-        """The update on its way is done: send the one waiting behind it."""
+        """The update on its way is done: renew the table's token if a click waits to, else
+        send the update waiting behind it."""
         self._sending = False
-        if self._again:
+        renewal, self._renewal = self._renewal, None
+        if renewal is not None:
+            self._edits.track(partial(self._renew_then_update, renewal))
+        elif self._again:
             self._again = False
             self.request_update()
 
-    def _drawing_begins(self) -> float:
-        """The update is drawn from now on: every change so far is in it."""
-        self._dirty_since = None
-        return asyncio.get_running_loop().time()
+    async def _renew_then_update(self, interaction: Interaction) -> None:
+        """The renewal a click waited for, then the update waiting behind it (if the renewal
+        did not go, or did not send it itself)."""
+        await self.renew_through(interaction)
+        if self._again and not self._sending:
+            self._again = False
+            self.request_update()
 
-    def _unshown(self) -> None:
-        """The update did not reach Discord: its changes are still to show."""
-        if self._dirty_since is None:
-            self._dirty_since = asyncio.get_running_loop().time()
+    @staticmethod
+    def _drawing_begins() -> float:
+        """The loop time an update's drawing begins: it shows every change made before."""
+        return asyncio.get_running_loop().time()
 
     def _shown(self, drawn_at: float) -> None:
         hook = PublicMessages.on_shown
@@ -264,8 +270,6 @@ class PublicMessages:
             drawn_at, drawn = self._drawing_begins(), await self._drawn_now()
             if await self._edit(*drawn):
                 self._shown(drawn_at)
-            else:
-                self._unshown()
         finally:
             self._update_done()
 
@@ -309,7 +313,10 @@ class PublicMessages:
         if editor is not None and editor.until - now > TOKEN_RENEW_BEFORE:
             return
         old_id = state.message_id  # None: someone deleted it
-        if self._sending or self._shows_closed or state.closed or state.game is None:
+        if self._shows_closed or state.closed or state.game is None:
+            return
+        if self._sending:
+            self._renewal = interaction  # once the update on its way is done
             return
         channel_id = self._session.channel_id
         if not self._tokens.take(channel_id, keep=1 if old_id is not None else 0):
@@ -331,7 +338,6 @@ class PublicMessages:
         except (discord.HTTPException, TimeoutError) as exc:
             log.info("session %s: could not post the table anew: %r", self._session.id, exc)
             self._tokens.close(channel_id, TOKEN_REST)
-            self._unshown()
             self._update_done()
             return
         self._shown(drawn_at)

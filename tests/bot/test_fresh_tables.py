@@ -134,3 +134,22 @@ def test_a_channels_token_requests_stay_within_discords_limits() -> None:
     assert most_in_any_window(spent, 60.0) <= 30
     assert most_in_any_window(spent, 2.0) <= 5
     assert len(spent) >= 80  # and it does spend them: about 26 a minute
+
+
+async def test_a_table_renewed_while_its_token_lives_is_replaced_without_a_counted_request(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In its token's last minutes the next move posts the table anew, and the old table is
+    deleted through the token that posted it: nothing is counted, one table stays."""
+    monkeypatch.setattr(bot.public_messages, "TOKEN_LIFETIME", 60.0)  # always in its last 5 min
+    table = await started(world)
+    old_id = table.session.state.message_id
+    counted_before = len(channel_calls(world))
+    await play_red(table, table.game.players[0], "Red 5")
+    await world.env.settle()
+    new_id = table.session.state.message_id
+    assert new_id != old_id
+    tables = [m for m in world.channel.history() if "Hand" in labels(m)]
+    assert [m.id for m in tables] == [new_id]
+    assert "Red 5" in embed_text(tables[0])
+    assert channel_calls(world)[counted_before:] == []
