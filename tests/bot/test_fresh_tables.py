@@ -153,3 +153,28 @@ async def test_a_table_renewed_while_its_token_lives_is_replaced_without_a_count
     assert [m.id for m in tables] == [new_id]
     assert "Red 5" in embed_text(tables[0])
     assert channel_calls(world)[counted_before:] == []
+
+
+async def test_the_old_tables_buttons_answer_until_it_is_deleted(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table posted anew whose old one waits for its counted delete: Hand on the old table
+    still opens the hand, and its move shows on the new table."""
+    monkeypatch.setattr(bot.public_messages, "TOKEN_LIFETIME", 5.0)
+    table = await started(world)
+    old_table = table_message(world, table)
+    anna, ben = table.game.players
+    await world.env.advance_time(6)  # the Start click's token is over: the delete is counted
+    budget = world.bot.sessions.edits
+    monkeypatch.setattr(budget.window, "try_take", lambda: None)  # and the budget is full
+    await play_red(table, anna, "Red 5")
+    await world.env.settle()
+    assert table.session.state.message_id != old_table.id
+    assert old_table.id in [m.id for m in world.channel.history()]  # not deleted yet
+    hand = await table.actor(ben).click(old_table, label="Hand")
+    assert hand.ephemeral
+    code = next(b.code for b in buttons(hand.response) if b.label == "Red 1")
+    await table.press(ben, hand.response, code)
+    await world.env.settle()
+    assert table.game.top_face().name() == "Red 1"
+    assert "Red 1" in embed_text(table_message(world, table))
