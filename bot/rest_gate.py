@@ -47,11 +47,14 @@ class RequestGate:
     """The aiohttp trace that holds each counted request to ``window`` (set before the first
     request: the bot builds its sessions after its HTTP client)."""
 
-    def __init__(self, window: RequestWindow | None = None) -> None:
-        """A gate for ``window``; the trace config discord.py takes is ``config``."""
+    def __init__(
+        self, window: RequestWindow | None = None, config: aiohttp.TraceConfig | None = None
+    ) -> None:
+        """A gate for ``window``, hooked into ``config`` (discord.py takes one trace config:
+        another's, such as the metrics', is shared) or a new one; discord.py takes ``config``."""
         self.window = window
         self.rate_limited = 0  # 429 answers seen, counted or not
-        self.config = aiohttp.TraceConfig()
+        self.config = config if config is not None else aiohttp.TraceConfig()
         self.config.on_request_start.append(self._start)
         self.config.on_request_end.append(self._end)
         self.config.on_request_exception.append(self._failed)

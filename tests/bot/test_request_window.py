@@ -229,3 +229,17 @@ def test_the_bots_http_client_sends_through_the_gate_of_its_budget(settings: Any
     bot = UnoBot(settings, shard_count=1)
     assert bot.http.http_trace is bot.gate.config
     assert bot.gate.window is bot.sessions.edits.window
+
+
+def test_the_gate_shares_a_trace_config_it_is_given() -> None:
+    """discord.py takes one trace config: the gate hooks into one it is given (another
+    reporter's) and leaves that one's hooks in place."""
+    shared = aiohttp.TraceConfig()
+
+    async def reporter(*_: Any) -> None:
+        return None
+
+    shared.on_request_end.append(reporter)
+    gate = RequestGate(RequestWindow(LIMIT), shared)
+    assert gate.config is shared
+    assert len(shared.on_request_start) == 1 and len(shared.on_request_end) == 2
