@@ -49,6 +49,9 @@ TOKEN_RENEW_BEFORE = 5 * 60.0
 # so a longer one was refused: the table falls back to the counted edit and the channel's
 # tokens rest for TOKEN_REST seconds.
 TOKEN_TIMEOUT = 3.0
+# Seconds an update through a token waits before it is drawn, so the answer to the click that
+# made the change goes out first (bench/bot_load.py: a click's first response).
+ANSWER_FIRST = 0.05
 TOKEN_REST = 30.0
 UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that no longer exists
 # Table messages a click may still come from after the table was posted anew (its old buttons
@@ -121,6 +124,7 @@ class PublicMessages:
         "_again",
         "_editor",
         "_edits",
+        "_last_click",
         "_messenger",
         "_picture",
         "_pictures",
@@ -159,6 +163,9 @@ class PublicMessages:
         # A hand move's click whose token is to renew the table once the update on its way is
         # done (a renewal waits for none: its token lives 15 minutes).
         self._renewal: Interaction | None = None
+        # The latest click from a hand and when: its token can post the table anew if someone
+        # deletes it.
+        self._last_click: tuple[Interaction, float] | None = None
         self.previous: deque[int] = deque(maxlen=PREVIOUS_TABLES)
         # What the public message says once the session closed, set by the session's ``close``
         # (with the reason). Not made ahead: an embed for every live table would cost start-up
@@ -206,6 +213,10 @@ class PublicMessages:
         """Edit the public message through ``editor``'s token; on refusal, the counted edit."""
         fallback = False
         try:
+            # The click that made the change answers first: its save and answer are on their
+            # way, and this update would otherwise draw and send in between. Changes made
+            # meanwhile are drawn into this update.
+            await asyncio.sleep(ANSWER_FIRST)
             drawn_at, (shown, png) = self._drawing_begins(), await self._drawn_now()
             changes = self._changes(shown, png)
             await asyncio.wait_for(editor.edit(**changes), TOKEN_TIMEOUT)
@@ -218,10 +229,12 @@ class PublicMessages:
                 self._tokens.close(self._session.channel_id, TOKEN_REST)
             fallback = True
             if getattr(exc, "code", 0) == UNKNOWN_MESSAGE:
-                # Someone deleted the table: the next click posts it anew through its token,
-                # or, when none comes first, a counted post.
+                # Someone deleted the table: a click waiting to renew the token posts it anew
+                # through its own, else the next click does, or a counted post if none comes.
                 self._session.state.message_id = None
-                self._edits.call(self._post_anew)
+                self._renewal = self._renewal or self._recent_click()
+                if self._renewal is None:
+                    self._edits.call(self._post_anew)
                 fallback = False
         finally:
             self._update_done()
@@ -238,6 +251,13 @@ class PublicMessages:
         elif self._again:
             self._again = False
             self.request_update()
+
+    def _recent_click(self) -> Interaction | None:
+        """The latest click from a hand, while its token may still post."""
+        if self._last_click is None:
+            return None
+        interaction, at = self._last_click
+        return interaction if asyncio.get_running_loop().time() - at < TOKEN_LIFETIME else None
 
     async def _renew_then_update(self, interaction: Interaction) -> None:
         """The renewal a click waited for, then the update waiting behind it (if the renewal
@@ -309,6 +329,7 @@ class PublicMessages:
         14 minutes) and delete the old one, through its own token while that lives."""
         state = self._session.state
         now = asyncio.get_running_loop().time()
+        self._last_click = (interaction, now)
         editor = self._live_editor(now)
         if editor is not None and editor.until - now > TOKEN_RENEW_BEFORE:
             return
