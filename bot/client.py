@@ -18,6 +18,7 @@ from .memory import (
 )
 from .metrics import Metrics
 from .persistence import Persistence
+from .rest_gate import RequestGate
 from .sessions import SessionManager
 from .store import Shards, Store, describe_url, open_store
 
@@ -49,10 +50,14 @@ class UnoBot(commands.AutoShardedBot):
     ) -> None:
         """A bot configured by ``settings``; Discord picks the shard count unless given. It
         reports to ``metrics`` (the process's, which outlive a failed login) or its own."""
-        # Before the HTTP client exists: it reports every REST request to the metrics' trace.
+        # Before the HTTP client exists: it reports every REST request to the metrics' trace,
+        # and every counted request on the wire (retries and emoji uploads too) takes a slot
+        # of the sessions' one budget through the gate, hooked into the same trace (discord.py
+        # takes one).
         self.metrics = metrics or Metrics()
+        self.gate = RequestGate(config=self.metrics.http_trace())
         super().__init__(
-            http_trace=self.metrics.http_trace(),
+            http_trace=self.gate.config,
             shard_count=shard_count or settings.shard_count,
             shard_ids=settings.shard_id_list,  # type: ignore[arg-type]  # None: every shard
             command_prefix=commands.when_mentioned,
@@ -62,6 +67,7 @@ class UnoBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.sessions = SessionManager(self, settings)
+        self.gate.window = self.sessions.edits.window
         # Every button click reaches the session manager here: counted and timed on its way.
         self.sessions.click = self.metrics.timed_click(self.sessions.click)  # type: ignore[method-assign]
         self._store: Store | None = None

@@ -25,7 +25,7 @@ import discord
 from bot.ai.thinking import Thinker
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
-from bot.edits import EditBudget, process_share
+from bot.edits import EditBudget, TokenAllowance, process_share
 from bot.engine import (
     CallUno,
     Catch,
@@ -83,7 +83,9 @@ class GameSession:
         self.state = state
         self.lock = asyncio.Lock()
         self.computer_turns = ComputerTurns(self, manager.thinker, manager.settings, manager.spawn)
-        self.public_messages = PublicMessages(self, manager.bot, manager.edits, manager.pictures)
+        self.public_messages = PublicMessages(
+            self, manager.bot, manager.edits, manager.pictures, manager.tokens
+        )
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
@@ -229,7 +231,9 @@ class GameSession:
         now = asyncio.get_running_loop().time()
         previous = self._hands.get(player)
         self._hands[player] = (interaction, now)
-        if previous is not None and now - previous[1] < HAND_DELETABLE_FOR:
+        # A token request of the channel's allowance, when the table can spare it.
+        fresh = previous is not None and now - previous[1] < HAND_DELETABLE_FOR
+        if previous is not None and fresh and self.public_messages.spare_token_request():
             self.manager.spawn(self._delete_hand(previous[0]), f"unhand-{self.id}")
 
     async def _delete_hand(self, interaction: Interaction) -> None:
@@ -418,6 +422,7 @@ class GameSession:
             await self._in_place_of_hand(interaction, player, shown.embed, None)
         else:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
+        await self.public_messages.renew_through(interaction)
 
     # ------------------------------------------------------------------ state changes
 
@@ -570,7 +575,8 @@ def _on_its_message(session: GameSession, interaction: Interaction, click: Click
         return False
     if isinstance(click, HandClick):
         return message.flags.ephemeral
-    return not message.flags.ephemeral and message.id == session.state.message_id
+    shown = message.id == session.state.message_id or message.id in session.public_messages.previous
+    return not message.flags.ephemeral and shown
 
 
 def _what(interaction: Interaction) -> str:
@@ -608,6 +614,8 @@ class SessionManager:
             settings.shard_count if shards and settings.shard_count else 1,
         )
         self.edits = EditBudget(share, self.settings.table_edit_interval)
+        # The channels' allowances of requests through interaction tokens (not counted).
+        self.tokens = TokenAllowance()
         # Card art cached beside the database (also when the store is PostgreSQL: db_path's
         # folder is the bot's data folder).
         self.pictures = Pictures(settings.db_path.parent / "card-art")

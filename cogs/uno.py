@@ -285,6 +285,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 embed=shown.embed, view=shown.view or discord.utils.MISSING
             )
             state.message_id = response.message_id
+            session.public_messages.adopt(interaction)  # its token edits the table
             # Saved once the message exists: a restored lobby needs its message to edit.
             session.saving()
 
