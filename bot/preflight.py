@@ -19,7 +19,7 @@ from urllib.parse import quote
 from .config import Settings
 from .store import ConnectionSettings, Store
 from .store.errors import SchemaTooNewError, StoreError
-from .store.shards import ShardTakenError
+from .store.shards import ClusterShapeError, ShardTakenError
 from .store.store import describe_url, is_postgres_url, open_store, sqlite_path
 
 SIDE_FILES = ("-wal", "-shm", "-journal")
@@ -134,6 +134,8 @@ def describe_store_error(exc: BaseException, settings: Settings) -> str:
     reason = one_line(exc)
     if isinstance(exc, ShardTakenError):
         return f"{settings.label('shard_ids')}: {reason}"  # it says what to do
+    if isinstance(exc, ClusterShapeError):
+        return f"{settings.label('shard_count')}: {reason}"  # it says what to do
     if uses_postgres(settings):
         where = describe_url(settings.store_url)
         return f"{settings.label('db_url')}: cannot use {where} ({reason})"

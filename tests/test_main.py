@@ -545,6 +545,47 @@ def test_a_second_process_on_a_running_shard_is_one_line_naming_shard_ids(
     )
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("shards", "runs"),
+    [({"UNO_SHARD_COUNT": "4", "UNO_SHARD_IDS": "3"}, "shard 3 of 4"), ({}, "shard 0 of 1")],
+)
+def test_a_process_that_would_split_the_cluster_is_one_line_and_status_2(
+    folder: Path, accepting_discord: str, shards: dict[str, str], runs: str
+) -> None:
+    """python -m bot on a PostgreSQL whose cluster runs 2 shards, with shard_count 4 (or no
+    shard settings at all, claiming every server): one line naming UNO_SHARD_COUNT, status 2."""
+    require_postgres()
+    url = create_database()
+
+    async def hold_and_start() -> subprocess.CompletedProcess[str]:
+        running = await Store.open_postgres(url)
+        try:
+            await running.claim_shards(Shards(2, frozenset({1})))
+            return await asyncio.to_thread(
+                run_bot,
+                folder,
+                "-c",
+                LAUNCH_AGAINST,
+                accepting_discord,
+                DISCORD_TOKEN=FAKE_TOKEN,
+                UNO_DB_URL=url,
+                **shards,
+            )
+        finally:
+            await running.close()
+
+    try:
+        result = asyncio.run(hold_and_start())
+    finally:
+        drop_database(url)
+    line = the_one_line(result, 2)
+    assert line.startswith(
+        f"unoflip: UNO_SHARD_COUNT: this database serves a cluster of 2 shards, but this "
+        f"process would run {runs}; "
+    )
+
+
 def test_a_process_whose_shards_were_taken_exits_1_with_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

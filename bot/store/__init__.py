@@ -62,11 +62,12 @@ from .models import (
     store_player_id,
 )
 from .postgres import PostgresSettings
-from .shards import Shards, ShardTakenError
+from .shards import ClusterShapeError, Shards, ShardTakenError, process_shards
 from .store import Store, describe_url, open_store
 
 __all__ = [
     "LATEST_VERSION",
+    "ClusterShapeError",
     "ConnectionSettings",
     "GameNotFoundError",
     "GameNotLiveError",
@@ -91,5 +92,6 @@ __all__ = [
     "describe_url",
     "is_computer",
     "open_store",
+    "process_shards",
     "store_player_id",
 ]

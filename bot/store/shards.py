@@ -18,6 +18,13 @@ the ``shard_leases`` rows of its shards, and every write of a server's games, ro
 snapshots and lobbies checks, in its own transaction, that the server's shard still carries
 this process's epoch (the ``hold_shard`` SQL function of migration 5). A late write of the
 old owner is then refused instead of landing over the new owner's state.
+
+Locks on shard ids alone cannot see two processes that disagree on the shard count: shard 1
+of 2 and shard 3 of 4 are different locks, yet both hold server 3 << 22. So the database
+records the cluster's shape (its shard count, migration 6) at the first claim, and every
+later claim must agree with it; a process without shard_ids claims every shard (of its
+shard_count, or the one shard of a single process). Changing the count is a procedure:
+stop every process, ``reshard`` (``python -m bot.store.cluster``), start them again.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn
 
 import asyncpg
 
@@ -47,6 +55,11 @@ SHARD_LOCK = 0x756E6F73  # "unos"
 
 class ShardTakenError(StoreError):
     """Another live process already owns one of this process's shards."""
+
+
+class ClusterShapeError(StoreError):
+    """This process's shard count disagrees with the cluster the database serves (or the
+    cluster cannot be reshaped now): two processes would each own the same servers."""
 
 
 def shard_sql(guild_column: str) -> str:
@@ -80,6 +93,13 @@ class Shards:
         """A WHERE condition on a guild id column keeping this process's servers, and params."""
         marks = ", ".join("?" * len(self.ids))
         return f"{shard_sql(column)} IN ({marks})", [self.count, *sorted(self.ids)]
+
+
+def process_shards(count: int | None, ids: list[int] | None) -> Shards:
+    """The shards a process runs: ``ids`` of ``count``, or every shard without ``ids`` (of
+    ``count``, or the one shard of a bot whose shard count Discord picks)."""
+    total = count or 1
+    return Shards(total, frozenset(range(total) if ids is None else ids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +215,79 @@ async def _claim(connection: asyncpg.Connection, shards: Shards) -> int:
     return epoch
 
 
+async def _check_shape(connection: asyncpg.Connection, shards: Shards) -> None:
+    """Record the cluster's shard count if the database has none yet; ClusterShapeError if
+    it records another one than ``shards.count`` (every process must agree on it, or two
+    processes each own some of the same servers)."""
+    await connection.execute(
+        "INSERT INTO cluster_shape (id, shard_count, changed_at) VALUES (1, $1, $2)"
+        " ON CONFLICT (id) DO NOTHING",
+        shards.count,
+        int(time.time() * 1000),
+    )
+    recorded = await cluster_shape(connection)
+    if recorded is not None and recorded != shards.count:
+        _refuse_shape(recorded, shards)
+
+
+def _refuse_shape(recorded: int, shards: Shards) -> NoReturn:
+    raise ClusterShapeError(
+        f"this database serves a cluster of {recorded} shards, but this process would run "
+        f"{describe_shards(shards)}; give every process shard_count = {recorded} (and "
+        "its own shard_ids), or stop them all and reshard (python -m bot.store.cluster)"
+    )
+
+
+async def shards_running(connection: asyncpg.Connection) -> list[int]:
+    """The shard ids whose lease some process on this database holds now."""
+    rows = await connection.fetch(
+        "SELECT objid::BIGINT AS shard FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        " AND classid = $1::BIGINT::OID AND objsubid = 2"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        " ORDER BY 1",
+        SHARD_LOCK,
+    )
+    return [int(row["shard"]) for row in rows]
+
+
+async def cluster_shape(connection: asyncpg.Connection) -> int | None:
+    """The shard count the database's cluster runs with; None before its first claim."""
+    count = await connection.fetchval("SELECT shard_count FROM cluster_shape WHERE id = 1")
+    return None if count is None else int(count)
+
+
+async def reshard(connection: asyncpg.Connection, count: int) -> int | None:
+    """Record ``count`` as the cluster's shard count; the count it had (None: none yet).
+
+    Only while no process runs a shard (ClusterShapeError names those still running). The
+    games need nothing: each process restores its servers' games by the shard formula with
+    the new count. The old leases' epochs go too, so a late write of an old process finds
+    no epoch of its own and is refused.
+    """
+    if count < 1:
+        raise ValueError("shard_count must be at least 1")
+    async with connection.transaction():
+        # Serialises with the shape check of a process starting now (its insert waits).
+        await connection.execute("LOCK TABLE cluster_shape IN EXCLUSIVE MODE")
+        running = await shards_running(connection)
+        if running:
+            noun = "shard" if len(running) == 1 else "shards"
+            raise ClusterShapeError(
+                f"{noun} {', '.join(map(str, running))} still run; stop every bot process "
+                "of this database first"
+            )
+        old = await cluster_shape(connection)
+        await connection.execute(
+            "INSERT INTO cluster_shape (id, shard_count, changed_at) VALUES (1, $1, $2)"
+            " ON CONFLICT (id) DO UPDATE SET shard_count = excluded.shard_count,"
+            " changed_at = excluded.changed_at",
+            count,
+            int(time.time() * 1000),
+        )
+        await connection.execute("DELETE FROM shard_leases")
+    return old
+
+
 async def _claimed_since(connection: asyncpg.Connection, claim: ShardClaim) -> list[int]:
     """The shards of ``claim`` that another claim has taken since (their epoch moved on)."""
     rows = await connection.fetch(
@@ -248,6 +341,11 @@ class ShardLease:
         shard whose holder just died; ShardTakenError names a shard still held."""
         connection = await _connect(dsn, shards, timeout)
         try:
+            # At once, before waiting for any shard: a process of another shape is refused
+            # now, not after a wait for a lock that means nothing to it.
+            recorded = await cluster_shape(connection)
+            if recorded is not None and recorded != shards.count:
+                _refuse_shape(recorded, shards)
             taken = await _lock(connection, shards, 0.0)
             if taken:
                 log.warning(
@@ -257,6 +355,9 @@ class ShardLease:
                 )
                 taken = await _lock(connection, shards, timeout)
             if not taken:
+                # Checked with the locks held: a reshard refuses while any shard is held,
+                # so the count cannot change between this check and the claim.
+                await _check_shape(connection, shards)
                 epoch = await _claim(connection, shards)
         except BaseException:
             connection.terminate()

@@ -82,6 +82,12 @@ class Store(Generic[B]):
         self.lobbies.shards = shards
 
     @property
+    def shared(self) -> bool:
+        """Whether several processes may use this database (PostgreSQL), so a process must
+        claim the shards it runs."""
+        return isinstance(self.database, PostgresDatabase)
+
+    @property
     def lease(self) -> ShardLease | None:
         """The shard lease this process holds on PostgreSQL, if it claimed shards there."""
         return self._lease
