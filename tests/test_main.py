@@ -23,6 +23,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -562,15 +563,9 @@ def test_a_process_that_would_split_the_cluster_is_one_line_and_status_2(
         running = await Store.open_postgres(url)
         try:
             await running.claim_shards(Shards(2, frozenset({1})))
+            env: dict[str, Any] = {"DISCORD_TOKEN": FAKE_TOKEN, "UNO_DB_URL": url, **shards}
             return await asyncio.to_thread(
-                run_bot,
-                folder,
-                "-c",
-                LAUNCH_AGAINST,
-                accepting_discord,
-                DISCORD_TOKEN=FAKE_TOKEN,
-                UNO_DB_URL=url,
-                **shards,
+                lambda: run_bot(folder, "-c", LAUNCH_AGAINST, accepting_discord, **env)
             )
         finally:
             await running.close()
