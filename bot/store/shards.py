@@ -90,9 +90,27 @@ class Shards:
         return self.shard_of(guild_id) in self.ids
 
     def sql(self, column: str) -> tuple[str, list[int]]:
-        """A WHERE condition on a guild id column keeping this process's servers, and params."""
-        marks = ", ".join("?" * len(self.ids))
-        return f"{shard_sql(column)} IN ({marks})", [self.count, *sorted(self.ids)]
+        """A WHERE condition on a guild id column keeping this process's servers, and params.
+
+        One range test per run of consecutive ids (``0-63`` is one), so the parameters stay
+        few however many shards a process runs; every shard is no condition at all.
+        """
+        runs = _runs(sorted(self.ids))
+        if runs == [(0, self.count - 1)]:
+            return "1 = 1", []
+        tests = " OR ".join(f"{shard_sql(column)} BETWEEN ? AND ?" for _ in runs)
+        return f"({tests})", [value for low, high in runs for value in (self.count, low, high)]
+
+
+def _runs(ids: list[int]) -> list[tuple[int, int]]:
+    """Sorted ids as runs of consecutive ones: [0, 1, 2, 5] -> [(0, 2), (5, 5)]."""
+    runs: list[tuple[int, int]] = []
+    for shard in ids:
+        if runs and runs[-1][1] == shard - 1:
+            runs[-1] = (runs[-1][0], shard)
+        else:
+            runs.append((shard, shard))
+    return runs
 
 
 def process_shards(count: int | None, ids: list[int] | None) -> Shards:
