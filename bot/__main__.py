@@ -1,10 +1,10 @@
 """python -m bot: load the settings, check them, log in and run the bot until stopped.
 
 Every problem a host can meet at start-up ends in one line on stderr and an exit status: 2 for
-something the host must fix (a setting, the token, the database file), 1 when Discord stayed
-unreachable through every retry (a restart policy may try again later). A process of a shard
-cluster that finds one of its shards taken over by another process while it runs also stops
-with one line and status 1.
+something the host must fix (a setting, the token, the database file), 1 when Discord (or
+PostgreSQL, at start-up) stayed unreachable through every retry (a restart policy may try
+again later). A process of a shard cluster that finds one of its shards taken over by another
+process while it runs also stops with one line and status 1.
 """
 
 from __future__ import annotations

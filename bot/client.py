@@ -18,6 +18,7 @@ from .memory import (
     stop_freezing,
 )
 from .persistence import Persistence
+from .preflight import postgres_settings
 from .sessions import SessionManager
 from .store import Store, describe_url, open_store, process_shards
 from .store.shards import describe_shards
@@ -74,7 +75,11 @@ class UnoBot(commands.AutoShardedBot):
         """Open the store, restore games and lobbies, load the cogs, sync the commands."""
         log.info("%s", ENGINE.describe())
         url = self.settings.store_url
-        self._store = await open_store(url, synchronous=self.settings.db_synchronous)
+        self._store = await open_store(
+            url,
+            synchronous=self.settings.db_synchronous,
+            postgres=postgres_settings(self.settings),
+        )
         log.info("store open: %s", describe_url(url))
         shard_ids = self.settings.shard_id_list
         if shard_ids is not None or self._store.shared:

@@ -456,17 +456,23 @@ def test_an_unknown_uno_variable_gets_one_warning_with_the_closest_name(folder: 
 
 
 def test_an_unreachable_postgresql_is_one_line_naming_db_url(folder: Path) -> None:
-    """UNO_DB_URL naming a PostgreSQL server that does not answer: one line naming the
-    setting and the server (no password), before logging in, and nothing written."""
+    """UNO_DB_URL naming a PostgreSQL server that does not answer: retried (one log line per
+    attempt) as a transient outage, then one line naming the setting and the server (no
+    password), status 1, before logging in, and nothing written."""
     before = snapshot(folder)
     result = run_bot(
         folder,
+        "-c",
+        "import sys, bot.preflight, bot.__main__ as main; "
+        "bot.preflight.STORE_RETRY_DELAYS = (0.05, 0.1); sys.exit(main.main())",
         DISCORD_TOKEN=FAKE_TOKEN,
         UNO_DB_URL="postgresql://postgres:secret@127.0.0.1:9/unoflip",
     )
-    line = the_one_line(result, 2)
-    assert line.startswith("unoflip: UNO_DB_URL: cannot use ")
-    assert "127.0.0.1:9" in line and "secret" not in line
+    line = the_one_line(result, 1)
+    assert line.startswith("unoflip: UNO_DB_URL: cannot reach ")
+    assert "after 3 attempts" in line
+    assert "127.0.0.1:9" in line and "secret" not in result.stdout + result.stderr
+    assert result.stdout.count("(attempt ") == 2
     refused_before_login(result)
     assert snapshot(folder) == before
 

@@ -46,6 +46,7 @@ from .errors import (
     StoreBusyError,
     StoreError,
     StoreIOError,
+    StoreUnavailableError,
 )
 from .migrate import LATEST_VERSION
 from .models import (
@@ -89,6 +90,7 @@ __all__ = [
     "StoreBusyError",
     "StoreError",
     "StoreIOError",
+    "StoreUnavailableError",
     "describe_url",
     "is_computer",
     "open_store",

@@ -28,7 +28,7 @@ import asyncpg
 
 from .backend import Executed, Params, Row, Work, run_shielded
 from .connection import RetryPolicy
-from .errors import SchemaTooNewError, StoreBusyError, StoreIOError
+from .errors import SchemaTooNewError, StoreBusyError, StoreIOError, StoreUnavailableError
 from .migrate import load_migrations
 from .shards import SHARD_TAKEN_SQLSTATE, ShardClaim, describe_shards
 
@@ -184,9 +184,10 @@ class PostgresDatabase:
                 command_timeout=settings.command_timeout,
             )
         except (*_OUTAGES, *_CLIENT_FAULTS, asyncpg.PostgresError) as error:
-            raise StoreIOError(
-                f"PostgreSQL at {describe(dsn)} is unavailable: {_reason(error)}"
-            ) from error
+            # An outage clears by itself (start-up retries it); a refused password or a
+            # missing database does not.
+            kind = StoreUnavailableError if isinstance(error, _OUTAGES) else StoreIOError
+            raise kind(f"PostgreSQL at {describe(dsn)} is unavailable: {_reason(error)}") from error
         return cls(pool, dsn, settings)
 
     async def close(self) -> None:
