@@ -16,7 +16,8 @@ A lock alone cannot stop a process that has not noticed yet that its lease is go
 connections can still write. So every claim also draws a new epoch (a fencing token) into
 the ``shard_leases`` rows of its shards, and every write of a server's games, rounds,
 snapshots and lobbies checks, in its own transaction, that the server's shard still carries
-this process's epoch (the ``hold_shard`` SQL function of migration 5). A late write of the
+this process's epoch (the ``hold_shard`` SQL function of migrations 5 and 9), holding a
+shared transaction-level advisory lock, not a row lock, so the check costs no MultiXact id. A late write of the
 old owner is then refused instead of landing over the new owner's state.
 
 Locks on shard ids alone cannot see two processes that disagree on the shard count: shard 1
@@ -51,6 +52,9 @@ CONNECT_TIMEOUT = 10.0
 
 # First key of the two-key advisory locks that stand for shard leases (the second is the id).
 SHARD_LOCK = 0x756E6F73  # "unos"
+# First key of the transaction-level locks that fence a shard's writes from a new claim
+# (written out in hold_shard, migration 9).
+SHARD_FENCE = 0x756E6F66  # "unof"
 
 
 class ShardTakenError(StoreError):
@@ -220,16 +224,25 @@ async def _lock(connection: asyncpg.Connection, shards: Shards, wait: float) -> 
 async def _claim(connection: asyncpg.Connection, shards: Shards) -> int:
     """Write a new epoch into every shard's row (their locks are held); the epoch.
 
-    The update waits for the writes in flight that share-lock a row, so each of them either
-    commits before the claim or is refused after it.
+    Every write holds its shard's fence lock shared until it commits (hold_shard, migration
+    9); the claim takes it exclusively around the new epoch, so each write in flight either
+    commits before the claim or, waiting behind it, reads the new epoch and is refused.
     """
-    epoch = int(await connection.fetchval("SELECT nextval('shard_lease_epochs')"))
-    await connection.execute(
-        "INSERT INTO shard_leases (shard_id, epoch) SELECT shard, $2 FROM unnest($1::INTEGER[])"
-        " AS shard ORDER BY shard ON CONFLICT (shard_id) DO UPDATE SET epoch = excluded.epoch",
-        sorted(shards.ids),
-        epoch,
-    )
+    async with connection.transaction():
+        await connection.execute(
+            "SELECT pg_advisory_xact_lock($1, shard) FROM unnest($2::INTEGER[]) AS shard"
+            " ORDER BY shard",
+            SHARD_FENCE,
+            sorted(shards.ids),
+        )
+        epoch = int(await connection.fetchval("SELECT nextval('shard_lease_epochs')"))
+        await connection.execute(
+            "INSERT INTO shard_leases (shard_id, epoch) SELECT shard, $2"
+            " FROM unnest($1::INTEGER[]) AS shard ORDER BY shard"
+            " ON CONFLICT (shard_id) DO UPDATE SET epoch = excluded.epoch",
+            sorted(shards.ids),
+            epoch,
+        )
     return epoch
 
 
