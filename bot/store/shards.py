@@ -17,8 +17,8 @@ connections can still write. So every claim also draws a new epoch (a fencing to
 the ``shard_leases`` rows of its shards, and every write of a server's games, rounds,
 snapshots and lobbies checks, in its own transaction, that the server's shard still carries
 this process's epoch (the ``hold_shard`` SQL function of migrations 5 and 9), holding a
-shared transaction-level advisory lock, not a row lock, so the check costs no MultiXact id. A late write of the
-old owner is then refused instead of landing over the new owner's state.
+shared transaction-level advisory lock, not a row lock, so the check costs no MultiXact id.
+A late write of the old owner is then refused instead of landing over the new owner's state.
 
 Locks on shard ids alone cannot see two processes that disagree on the shard count: shard 1
 of 2 and shard 3 of 4 are different locks, yet both hold server 3 << 22. So the database
