@@ -54,6 +54,7 @@ from bot.store.backend import Connection
 from bot.store.migrate import migrate
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.store.postgres import migrate_postgres
+from bot.store.repositories.standings import board_key
 
 SEATS = 4
 ROUNDS_PER_GAME = 10
@@ -466,19 +467,20 @@ async def measure_board(url: str, players: int, samples: int, seed: int) -> dict
     try:
 
         async def page_by_number() -> object:
-            return await store.standings.leaderboard(scope="global", page=rng.randint(1, pages))
+            return await store.standings.leaderboard(
+                scope="global", sort=rng.choice(SORTS), page=rng.randint(1, pages)
+            )
 
         async def first_page() -> object:
             return await store.standings.leaderboard(scope="global", sort=rng.choice(SORTS))
 
         async def next_page_ms() -> float:
             """Only the keyed read is timed, not the page read to find its key."""
-            number = rng.randint(1, pages - 1)
-            shown = await store.standings.leaderboard(scope="global", page=number)
-            last = shown.rows[-1]
+            number, sort = rng.randint(1, pages - 1), rng.choice(SORTS)
+            shown = await store.standings.leaderboard(scope="global", sort=sort, page=number)
             started = time.perf_counter()
             await store.standings.leaderboard(
-                scope="global", page=number + 1, after=(last.points, last.player_id)
+                scope="global", sort=sort, page=number + 1, after=board_key(shown.rows[-1], sort)
             )
             return (time.perf_counter() - started) * 1000
 

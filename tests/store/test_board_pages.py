@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.store import LeaderboardPage, Store
-from bot.store.repositories.standings import BoardKey
+from bot.store.repositories.standings import BoardKey, board_key
 
 from .factories import ANNA, BEN, GUILD, new_game, query, standard_round
 
@@ -20,9 +20,8 @@ async def tied_board(store: Store) -> list[int]:
 
 
 def key(board: LeaderboardPage, index: int) -> BoardKey:
-    """The sort key of one row of a points board."""
-    row = board.rows[index]
-    return (row.points, row.player_id)
+    """The key of one row of a points board."""
+    return board_key(board.rows[index], "points")
 
 
 async def test_keyset_pages_match_the_pages_by_number(store: Store) -> None:
@@ -72,5 +71,7 @@ async def test_the_board_size_is_kept_without_counting(store: Store) -> None:
 async def test_a_key_for_a_page_past_the_end_reads_the_last_page(store: Store) -> None:
     """A key with a page number past the end is ignored: the last page by offset."""
     await tied_board(store)
-    board = await store.standings.leaderboard(guild_id=GUILD, page=9, page_size=3, after=(0, BEN))
+    board = await store.standings.leaderboard(
+        guild_id=GUILD, page=9, page_size=3, after=BoardKey(0, BEN, 1)
+    )
     assert board.page == 4 and [row.player_id for row in board.rows] == [ANNA]

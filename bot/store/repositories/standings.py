@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..backend import Backend, Connection, Row
 from ..models import (
@@ -29,36 +30,64 @@ _ROW_COLUMNS = (
 
 
 # A page's keys come from the covering sort index (player id and sort value only), and only
-# the page's rows are then joined to their totals and names. {where} picks the page: an
-# OFFSET into the board (a page by number), or a keyset after or before a row of the page
-# next to it, which reads no more than the page (and the ties of the key's value).
+# the page's rows are then joined to their totals and names. {keys} picks the page's keys:
+# by OFFSET into the board (a page by number), or by keyset from a row of the page next to it.
 _PAGE_SQL = """
 SELECT {row_columns}
-FROM (
-    SELECT player_id, {column} AS sort_value FROM player_totals
-    WHERE scope = :scope AND variant = :variant{where}
-    ORDER BY {column} {order}, player_id {tiebreak}
-    LIMIT :size{offset}
-) AS page
+FROM ({keys}) AS page
 JOIN player_totals AS t
     ON t.scope = :scope AND t.variant = :variant AND t.player_id = page.player_id
 JOIN players AS p ON p.id = t.player_id
 ORDER BY t.{column} DESC, t.player_id
 """
-# Keyset conditions shaped for the sort index: a bound on the value (an index range) and a
-# filter that skips the key's own ties up to the key's player.
-_AFTER = " AND {column} <= :value AND ({column} < :value OR player_id > :player)"
-_BEFORE = " AND {column} >= :value AND ({column} > :value OR player_id < :player)"
+_BY_OFFSET = """
+SELECT player_id, {column} AS sort_value FROM player_totals
+WHERE scope = :scope AND variant = :variant
+ORDER BY {column} DESC, player_id LIMIT :size OFFSET :skip
+"""
+# A keyset page is two index seeks, each reading at most a page: the rest of the key's ties
+# (same value, ids beyond the key's), then the values beyond it. However many players tie
+# on the key's value (thousands share a low matches_won), neither reads them all.
+_BY_KEY = """
+SELECT player_id, sort_value FROM (
+    SELECT * FROM (
+        SELECT player_id, {column} AS sort_value FROM player_totals
+        WHERE scope = :scope AND variant = :variant AND {column} = :value
+            AND player_id {beyond} :player
+        ORDER BY player_id {ids} LIMIT :size
+    ) AS tied
+    UNION ALL
+    SELECT * FROM (
+        SELECT player_id, {column} AS sort_value FROM player_totals
+        WHERE scope = :scope AND variant = :variant AND {column} {past} :value
+        ORDER BY {column} {values}, player_id {ids} LIMIT :size
+    ) AS past
+) AS both_sides
+ORDER BY sort_value {values}, player_id {ids} LIMIT :size
+"""
+_AFTER = {"beyond": ">", "past": "<", "values": "DESC", "ids": "ASC"}
+_BEFORE = {"beyond": "<", "past": ">", "values": "ASC", "ids": "DESC"}
 
 # A row's competition rank is its position less the players tied with it who sort before it
-# (lower ids): counting those reads the ties only, never the whole board ahead.
+# (lower ids): counting those reads its ties only, never the whole board ahead. Paging
+# forward needs not even that: the key carries its row's rank.
 _TIES_BEFORE = """
 SELECT COUNT(*) AS ties FROM player_totals
 WHERE scope = ? AND variant = ? AND {column} = ? AND player_id < ?
 """
 
-BoardKey = tuple[int, int]
-"""A row's place on a board: its sort value and player id (the ties' order)."""
+
+class BoardKey(NamedTuple):
+    """A row's place on a board: its sort value, player id (the ties' order) and rank."""
+
+    value: int
+    player_id: int
+    rank: int
+
+
+def board_key(row: LeaderboardRow, sort: SortKey) -> BoardKey:
+    """The key of a leaderboard row, to read the page after or before its own."""
+    return BoardKey(getattr(row, _SORT_COLUMNS[sort]), row.player_id, row.rank)
 
 
 def _pages(total: int, size: int) -> int:
@@ -138,30 +167,24 @@ class StandingsRepository:
                 "size": page_size,
             }
             if key is None:
-                where, order, tiebreak = "", "DESC", "ASC"
-                offset = " OFFSET :skip"
+                keys = _BY_OFFSET.format(column=column)
                 params["skip"] = (shown - 1) * page_size
             else:
-                backwards = key is before
-                where = (_BEFORE if backwards else _AFTER).format(column=column)
-                order, tiebreak = ("ASC", "DESC") if backwards else ("DESC", "ASC")
-                offset = ""
-                params["value"], params["player"] = key
+                keys = _BY_KEY.format(column=column, **(_AFTER if key is after else _BEFORE))
+                params["value"], params["player"] = key.value, key.player_id
             rows = await fetch_all(
                 connection,
-                _PAGE_SQL.format(
-                    row_columns=_ROW_COLUMNS,
-                    column=column,
-                    where=where,
-                    order=order,
-                    tiebreak=tiebreak,
-                    offset=offset,
-                ),
+                _PAGE_SQL.format(row_columns=_ROW_COLUMNS, column=column, keys=keys),
                 params,
             )
             position = (shown - 1) * page_size
             first_rank = position + 1
-            if rows:
+            if rows and key is not None and key is after:
+                # Tied with the last row of the page before: its rank; else a new value
+                # starts at this position.
+                if rows[0][column] == key.value:
+                    first_rank = key.rank
+            elif rows:
                 first = rows[0]
                 ties = await fetch_one(
                     connection,
