@@ -13,18 +13,30 @@ CREATE TABLE board_sizes (
 INSERT INTO board_sizes (scope, variant, players)
 SELECT scope, variant, COUNT(*) FROM player_totals GROUP BY scope, variant;
 
-CREATE FUNCTION board_sizes_count() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Statement-level triggers over the rows each statement added or removed: one update of a
+-- board's count per statement, not per row, so a bulk copy (COPY of a whole table by
+-- migrate_to_postgres) does not update one row a million times in one transaction.
+CREATE FUNCTION board_sizes_grow() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO board_sizes (scope, variant, players) VALUES (NEW.scope, NEW.variant, 1)
-        ON CONFLICT (scope, variant) DO UPDATE SET players = board_sizes.players + 1;
-    ELSE
-        UPDATE board_sizes SET players = players - 1
-        WHERE scope = OLD.scope AND variant = OLD.variant;
-    END IF;
+    INSERT INTO board_sizes (scope, variant, players)
+    SELECT scope, variant, COUNT(*) FROM added GROUP BY scope, variant ORDER BY scope, variant
+    ON CONFLICT (scope, variant) DO UPDATE SET players = board_sizes.players + excluded.players;
     RETURN NULL;
 END
 $$;
 
-CREATE TRIGGER board_sizes_count AFTER INSERT OR DELETE ON player_totals
-FOR EACH ROW EXECUTE FUNCTION board_sizes_count();
+CREATE FUNCTION board_sizes_shrink() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE board_sizes SET players = board_sizes.players - gone.players
+    FROM (SELECT scope, variant, COUNT(*) AS players FROM removed GROUP BY scope, variant)
+        AS gone
+    WHERE board_sizes.scope = gone.scope AND board_sizes.variant = gone.variant;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER board_sizes_grow AFTER INSERT ON player_totals
+REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION board_sizes_grow();
+
+CREATE TRIGGER board_sizes_shrink AFTER DELETE ON player_totals
+REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION board_sizes_shrink();
