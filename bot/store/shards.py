@@ -41,7 +41,7 @@ from typing import NoReturn
 
 import asyncpg
 
-from .errors import StoreError
+from .errors import StoreError, StoreIOError
 
 log = logging.getLogger(__name__)
 
@@ -369,7 +369,24 @@ class ShardLease:
         on_taken: Callable[[str], None] | None = None,
     ) -> ShardLease:
         """Take every shard of ``shards`` or none, waiting up to ``timeout`` seconds for a
-        shard whose holder just died; ShardTakenError names a shard still held."""
+        shard whose holder just died; ShardTakenError names a shard still held, and a fault
+        of the server or the link is a StoreIOError (as every store fault is)."""
+        try:
+            return await cls._acquire(dsn, shards, timeout, on_taken)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            reason = str(error) or type(error).__name__
+            raise StoreIOError(
+                f"cannot take the lease on {describe_shards(shards)}: {reason}"
+            ) from error
+
+    @classmethod
+    async def _acquire(
+        cls,
+        dsn: str,
+        shards: Shards,
+        timeout: float,
+        on_taken: Callable[[str], None] | None,
+    ) -> ShardLease:
         connection = await _connect(dsn, shards, timeout)
         try:
             # At once, before waiting for any shard: a process of another shape is refused

@@ -17,7 +17,7 @@ from bot import persistence as persistence_module
 from bot.engine import dumps
 from bot.engine.simulate import RandomAgent
 from bot.persistence import Persistence
-from bot.store import Store, StoreIOError
+from bot.store import Shards, Store, StoreIOError
 from bot.store.backend import Connection
 from bot.store.models import storable_text
 
@@ -180,3 +180,11 @@ async def test_the_save_writer_retries_a_fault_of_any_kind(
         await asyncio.sleep(0.01)
     assert await persistence.flush(10)
     assert await _saved_state(sqlite_store, game_id) == expected
+
+
+async def test_a_lease_that_cannot_connect_is_a_store_error(pg_store: Store) -> None:
+    """Claiming shards while the server refuses the lease's connection raises StoreIOError
+    naming the shards (not asyncpg's or the socket's own error)."""
+    pg_store.database.dsn = "postgresql://postgres@127.0.0.1:9/none"
+    with pytest.raises(StoreIOError, match="lease on shard 0 of 1"):
+        await pg_store.claim_shards(Shards(1, frozenset({0})), lease_timeout=1.0)
