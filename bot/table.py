@@ -18,8 +18,12 @@ from bot.engine import Face, Game, Move, Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.players import Difficulty, computer_id, is_computer
+from bot.engine.variants import VARIANTS
+from bot.engine.variants import variant as variant_entry
 
-MAX_SEATS = 10
+# The most seats any variant has (computer players are numbered up to it); each variant's own
+# range is in its entry.
+MAX_SEATS = max(entry.max_players for entry in VARIANTS.values())
 LOG_LINES = 6
 TIMEOUTS_BEFORE_REMOVAL = 3
 AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
@@ -91,7 +95,13 @@ class TableState:
         # The message that pinged the person whose turn is running late (deleted when it ends).
         self.reminder_id: int | None = None
         self.serial = 0
+        # When the running turn's timer fires (wall-clock, with the serial of the turn it was
+        # started for); not saved, since a restored game starts its timer afresh.
+        self._turn_deadline: tuple[int, datetime] | None = None
         self.log: deque[str] = deque(maxlen=LOG_LINES)
+        # What the last turn move did (its engine events), for the picture's "+2" and skip
+        # marks; not saved (a restored table shows them again from its next move).
+        self.last_events: tuple[ev.Event, ...] = ()
         self.timeouts_in_row: dict[str, int] = {}
         self.closed = False
         # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
@@ -159,6 +169,17 @@ class TableState:
             return None
         return self.game.current_player
 
+    def start_turn_timer(self, ends: datetime | None) -> None:
+        """Say when the running turn's timer fires (None: no timer runs, as for a computer)."""
+        self._turn_deadline = None if ends is None else (self.serial, ends)
+
+    @property
+    def turn_deadline(self) -> datetime | None:
+        """When the running turn's timer fires, if one runs for the turn being played now."""
+        if self._turn_deadline is None or self._turn_deadline[0] != self.serial:
+            return None
+        return None if self.round_over else self._turn_deadline[1]
+
     def final_hands(self) -> list[tuple[str, list[Face], int]]:
         """Every seated player's hand faces and points on the side the round ended on."""
         game = self._game()
@@ -179,8 +200,9 @@ class TableState:
             raise TableError("lobby.already_started")
 
     def _room_for_one_more(self) -> None:
-        if len(self.seats) >= MAX_SEATS:
-            raise TableError("lobby.full", max=MAX_SEATS)
+        most = variant_entry(self.rules.variant).max_players
+        if len(self.seats) >= most:
+            raise TableError("lobby.full", max=most)
 
     def seat(self, seat: Seat) -> None:
         """Seat a player (a restored seat, or a join that was checked already)."""
@@ -254,8 +276,9 @@ class TableState:
         """The host deals the first round with the seated players (``names`` as shown)."""
         self._lobby()
         self._hosted_by(user_id, "lobby.start.not_host", host=names[str(self.host_id)])
-        if len(self.seats) < 2:
-            raise TableError("lobby.start.too_few", min=2)
+        least = variant_entry(self.rules.variant).min_players
+        if len(self.seats) < least:
+            raise TableError("lobby.start.too_few", min=least)
         players = [s.player_id for s in self.seats]
         self.game, events = Game.start(players, self.rules, seed, names=names)
         self.revision += 1
@@ -280,14 +303,23 @@ class TableState:
         self.revision += 1
         return events
 
-    def record(self, lines: Iterable[str], actor: str | None, *, turn_move: bool) -> None:
-        """Log what happened; a turn move moves the serial that hand buttons carry."""
+    def record(
+        self,
+        lines: Iterable[str],
+        actor: str | None,
+        *,
+        turn_move: bool,
+        events: Iterable[ev.Event] = (),
+    ) -> None:
+        """Log what happened; a turn move moves the serial that hand buttons carry and becomes
+        the last move shown (``events``)."""
         self.revision += 1
         self.log.extend(lines)
         if actor is not None:
             self.timeouts_in_row[actor] = 0
         if turn_move:
             self.serial += 1
+            self.last_events = tuple(events)
 
     def next_round(self) -> list[ev.Event]:
         """Deal the next round after one has been scored."""
@@ -297,6 +329,7 @@ class TableState:
         events = game.start_next_round()
         self.revision += 1
         self.log.clear()
+        self.last_events = ()
         self.serial += 1
         return events
 

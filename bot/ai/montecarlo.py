@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.engine.cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Color, Face, Kind
+from bot.engine.cards import DRAW_AMOUNT, DRAW_WILD_KINDS, Color, Face, Kind
 from bot.engine.game import TERMINAL_PHASES, AfterColor, Game, Phase, shuffle
 from bot.engine.moves import (
     ACCEPT,
@@ -111,11 +111,9 @@ class Sampler:
     def __init__(self, view: PlayerView) -> None:
         self.view = view
         self.seats = seat_order(view)
-        if view.variant == "flip":
-            rules = RuleSet(variant="flip", target=100_000)
-        else:
-            rules = RuleSet(variant="classic", edition=edition_of(view), target=100_000)
-        # House rules are not in the view: rollouts use the official rules.
+        # House rules are not in the view: rollouts use the official rules (and the classic
+        # edition the cards seen betray; "standard" in every other game).
+        rules = RuleSet(variant=view.variant, edition=edition_of(view), target=100_000)
         self.template = Game(list(self.seats), rules, 0)
         # The rollout policy never reads the round memory: not keeping it saves time per move.
         self.template.remember_turns = False
@@ -522,7 +520,8 @@ def _best_color(game: Game, seat: int) -> Color:
         color = faces[card].color
         held[color] = held.get(color, 0) + 1
         weight[color] = weight.get(color, 0) + points[card]
-    return max(COLORS_BY_SIDE[game.side], key=lambda c: (held.get(c, 0), weight.get(c, 0)))
+    best = max(game.color_choices(), key=lambda m: (held.get(m.color, 0), weight.get(m.color, 0)))
+    return best.color
 
 
 def rollout_value(

@@ -29,6 +29,8 @@ from bot.engine import (
 )
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS, Color, Kind, Side
+from bot.engine.variants import VARIANTS
+from bot.engine.variants import variant as variant_entry
 
 from .cards.draw import CardWords
 from .cards.table import PictureWords, TablePicture
@@ -66,7 +68,9 @@ def color_text(lang: Lang, color: Color | None) -> str:
 
 @cache
 def card_name(lang: Lang, face: Face) -> str:
-    """A face's printed name in ``lang``: "Red 5", "Punainen ohitus", "Wild Draw Two"."""
+    """A face's name as it stands in a sentence in ``lang``: "Red 5", "punainen ohitus",
+    "gul 5", "Wild Draw Two" (Finnish, Swedish and Norwegian write colours and their own card
+    words in lower case; English and the printed English names keep their capitals)."""
     if face.color is None:
         name = t(lang, f"card.{face.kind.value}")
     elif face.kind is Kind.NUMBER:
@@ -74,12 +78,12 @@ def card_name(lang: Lang, face: Face) -> str:
     else:
         kind = t(lang, f"card.{face.kind.value}")
         name = t(lang, "card.action", color=color_name(lang, face.color), kind=kind)
-    return _capitalized(name)
+    return name
 
 
 def card_label(lang: Lang, face: Face) -> str:
-    """A short label for a card button (at most 80 characters)."""
-    return fit(card_name(lang, face), BUTTON_LIMIT)
+    """A card's name standing alone, for a button: capitalised, at most 80 characters."""
+    return fit(_capitalized(card_name(lang, face)), BUTTON_LIMIT)
 
 
 def card_text(lang: Lang, face: Face) -> str:
@@ -114,7 +118,6 @@ def card_words(lang: Lang) -> CardWords:
 
 def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
     """The table picture's own words in ``lang`` (the drawing process reads no catalog)."""
-    flip, dark = picture.variant == "flip", picture.side is Side.DARK
     clockwise = picture.direction == 1
     return PictureWords(
         lang=lang,
@@ -125,9 +128,7 @@ def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
             else t(lang, "picture.any_color")
         ),
         direction=t(lang, "picture.clockwise" if clockwise else "picture.counter_clockwise"),
-        side=t(lang, "picture.side.dark" if dark else "picture.side.light") if flip else "",
         uno=t(lang, "picture.uno"),
-        counts=tuple(cards_count(lang, seat.count) for seat in picture.players),
         # Templates: the drawing fills them with a name cut to the room left.
         next=t(lang, "picture.next"),
         player=t(lang, "picture.player"),
@@ -344,7 +345,7 @@ def move_label(lang: Lang, move: Move, view: PlayerView, name: Namer) -> str:
             if view.phase == "drawn":
                 label = t(lang, "button.play_drawn", card=card_name(lang, face))
             else:
-                label = card_name(lang, face)
+                label = card_label(lang, face)
         case Draw():
             label = t(lang, "button.draw")
         case Pass():
@@ -393,14 +394,21 @@ HOUSE_KEYS = {
 }
 
 
+def _summary_key(rules: RuleSet) -> str:
+    """The summary's variant line: the entry's, with "_<deck>" for a deck an option chose."""
+    entry = variant_entry(rules.variant)
+    chosen_by = entry.deck.chosen_by
+    chosen = "" if chosen_by is None else str(getattr(rules, chosen_by))
+    if chosen in entry.deck.sizes and chosen != next(iter(entry.deck.sizes)):
+        return f"{entry.words.summary}_{chosen}"
+    return entry.words.summary
+
+
 def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bool) -> str:
     """The variant, target, scoring and house rules of a game in one short block."""
-    variant = "flip" if rules.variant == "flip" else "classic"
-    if rules.variant == "classic" and rules.edition != "standard":
-        variant = f"classic_{rules.edition}"
     timer = "summary.timer.ai" if ai_takeover else "summary.timer"
     lines = [
-        t(lang, f"summary.variant.{variant}"),
+        t(lang, _summary_key(rules)),
         t(lang, f"summary.target.{rules.scoring}", target=rules.target),
         t(lang, timer, seconds=turn_timeout),
     ]
@@ -429,13 +437,17 @@ def rules_differences(lang: Lang, rules: RuleSet) -> str:
     return t(lang, "differs.some", rules=", ".join(changes))
 
 
+# RuleSet's validation sentences and the catalog keys that say them to a player: each
+# variant's refusals, and the one rule every variant shares.
 _SETTINGS_REASONS = {
-    "Seven-O needs classic UNO: the Flip deck has no 0": "settings.reason.seven_o_flip",
-    "the 112-card editions are classic UNO decks": "settings.reason.edition_flip",
+    rule.refusal: rule.refusal_key
+    for entry in VARIANTS.values()
+    for rule in entry.rule_options.values()
+    if rule.refusal
+} | {
     "Wild Draw Four on Draw Two is a stacking option: turn stacking on": (
         "settings.reason.wd4_needs_stacking"
     ),
-    "the Flip deck has no Wild Draw Four": "settings.reason.wd4_flip",
 }
 
 
@@ -515,12 +527,15 @@ def illegal_move_text(lang: Lang, message: str) -> str:
                 if color in _COLOR_VALUES
                 else t(lang, "illegal.no_color")
             )
-            return t(
-                lang,
-                "illegal.no_match",
-                card=card_name(lang, card),
-                top=card_name(lang, top),
-                color=shown,
+            # The card's name opens the sentence: capitalised there.
+            return _capitalized(
+                t(
+                    lang,
+                    "illegal.no_match",
+                    card=card_name(lang, card),
+                    top=card_name(lang, top),
+                    color=shown,
+                )
             )
     return t(lang, "illegal.not_possible")
 
@@ -537,21 +552,16 @@ class RulesText:
     fields: tuple[tuple[str, str], ...]
 
 
-RULES_SECTIONS: dict[str, tuple[str, ...]] = {
-    "flip": ("turn", "light", "dark", "flip", "challenge", "uno", "scoring", "house"),
-    "classic": ("turn", "cards", "challenge", "uno", "scoring", "house"),
-}
-
-
 def rules_text(lang: Lang, variant: str) -> RulesText:
-    """The rules summary of ``variant`` ("flip" or "classic"), written from its rule sheet."""
-    prefix = f"rules.{variant}"
+    """The rules summary of ``variant`` (a registry key), written from its rule sheet."""
+    entry = variant_entry(variant)
+    prefix = entry.words.rules
     return RulesText(
         t(lang, f"{prefix}.title"),
         t(lang, f"{prefix}.intro"),
         tuple(
             (t(lang, f"{prefix}.{part}.title"), t(lang, f"{prefix}.{part}.body"))
-            for part in RULES_SECTIONS[variant]
+            for part in entry.words.rules_sections
         ),
     )
 
@@ -566,8 +576,9 @@ def lobby_footer(lang: Lang, difficulty: str, least: int = 2, most: int = 10) ->
 
 
 def variant_name(lang: Lang, variant: str) -> str:
-    """ "UNO Flip" or "Classic UNO"; "" for both variants ("all")."""
-    return t(lang, f"board.variant.{variant}") if variant in ("flip", "classic") else ""
+    """ "UNO Flip" or "Classic UNO"; "" for every variant together ("all")."""
+    entry = VARIANTS.get(variant)
+    return "" if entry is None else t(lang, entry.words.name)
 
 
 def board_title(lang: Lang, where: str, variant: str) -> str:

@@ -22,6 +22,7 @@ from bot.ui.cards import (
     warm,
 )
 from bot.ui.cards.names import drawable, font, name_font, safe_name
+from bot.ui.cards.table import WIDTH
 from bot.ui.i18n import ENGLISH
 from bot.ui.words import picture_words
 
@@ -61,7 +62,7 @@ def test_a_table_picture_stays_under_100_kb(variant: str, players: int, cards: i
     data = english_png(sample_table(variant, players, cards), CardArt())
     assert len(data) <= MAX_BYTES
     image = _png(data)
-    assert image.format == "PNG" and image.width == 800
+    assert image.format == "PNG" and image.width == WIDTH
     # Ten 42-card hands (more cards than a deck holds) is the tallest case: two fanned lines
     # per hand.
     assert image.height <= 1300
@@ -153,3 +154,16 @@ def test_after_warming_no_table_draws_a_card(tmp_path: Path) -> None:
     assert art.renders == pictures
     restarted = CardArt(tmp_path)
     assert warm(restarted) == pictures and restarted.renders == 0
+
+
+@pytest.mark.parametrize("name", ["\u202eevil", "\u202eשלום 12", "abc\u2067def"])
+def test_a_bidi_control_in_a_name_changes_nothing_drawn(name: str) -> None:
+    """A right-to-left override (or isolate) left open in a name is dropped: every seat, the
+    current one and the next one named in the header, draws as the name without it."""
+    base = sample_table("classic", 3, 7)
+    stripped = "".join(c for c in name if c not in "\u202e\u2067")
+    drawn = []
+    for shown in (name, stripped):
+        seats = tuple(replace(seat, name=shown) for seat in base.players)
+        drawn.append(english_png(replace(base, players=seats), CardArt()))
+    assert drawn[0] == drawn[1]

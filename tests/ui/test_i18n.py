@@ -62,6 +62,7 @@ LANGUAGE_FREE = {
     "rules.flip.uno.title",
     "rules.classic.uno.title",
     "art.flip",
+    "table.line.turn",
     # The settings panel: language names in their own language, and units.
     "value.language.en",
     "value.language.fi",
@@ -80,14 +81,12 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "card.wild",
         "card.wild_draw_four",
         "card.wild_draw_two",
-        "card.wild_draw_color",
         "card.wild_shuffle_hands",
         "card.wild_swap_hands",
         "art.reverse",
         "art.wild",
         "art.wild_draw_four",
         "art.wild_draw_two",
-        "art.wild_draw_color",
         "art.wild_shuffle_hands",
         "art.wild_swap_hands",
         "ai.difficulty.normal",
@@ -331,9 +330,18 @@ def recorded(texts: object) -> str:
 # Recorded from the English-only helpers (bot/ui/text.py before the catalogs were wired in) over
 # the seeded games of tests/ui/games.py: every batch narrated, and every player's private notice.
 # The narration was re-recorded when the deal's draw became one short line (issue 15; every
-# other line as before, see test_the_deal_draw_is_one_short_line).
-ENGLISH_NARRATION = "68c706d217e11276d890dd1ffb51cde5cb30c7f95761709a3092c0422f0796bb"
-ENGLISH_NOTICES = "68cde8f9cadcf7e4b8bcdf7b9a6070516e4914acfbcb153eb03e96d39b33acd8"
+# other line as before, see test_the_deal_draw_is_one_short_line), and both when "Wild Draw Color"
+# became "Wild Draw Colour" (issue 31: with "Colour" turned back to "Color" they are the digests
+# before, 68c706d2... and 68cde8f9...).
+ENGLISH_NARRATION = "b664952945b56c6f540a9b38cf73a6bb8c9d96f512dbf9b53a78428fdf5cc5f3"
+ENGLISH_NOTICES = "bd736e4277d0df8920bb312db0a9ca1214669dd1d2778c2179031523fc0ccd60"
+
+
+def british(english: str) -> str:
+    """The engine's English as the bot words it: one spelling ("Wild Draw Colour") and the
+    list of answers with its "or" (issue 31)."""
+    english = english.replace("accept it, challenge it.", "accept it or challenge it.")
+    return english.replace("Draw Color", "Draw Colour")
 
 
 def test_english_narration_is_unchanged(played: Played) -> None:
@@ -378,11 +386,13 @@ def every_face() -> list[Face]:
 
 
 def test_english_card_words_are_unchanged() -> None:
-    """Card names, labels and colours read in English exactly as before: the engine's names."""
+    """Card names, labels and colours read in English as the engine names them, in the bot's
+    one spelling ("Wild Draw Colour", issue 31)."""
     for face in every_face():
         emoji = COLOR_EMOJI[face.color]
-        assert words.card_text(ENGLISH, face) == f"{emoji} {face.name()}"
-        assert words.card_label(ENGLISH, face) == face.name()
+        english = british(face.name())
+        assert words.card_text(ENGLISH, face) == f"{emoji} {english}"
+        assert words.card_label(ENGLISH, face) == english
     shown = [words.color_text(ENGLISH, color) for color in [*Color, None]]
     assert shown == [
         "🔴 Red",
@@ -404,7 +414,7 @@ def test_cards_use_the_sheet_names(lang: Lang) -> None:
     assert len(set(names)) == len(names)
     assert all(len(words.card_label(lang, face)) <= 80 for face in every_face())
     dark = {
-        FI: ("Ohita kaikki", "Villi nostoväri", "Nosta 5"),
+        FI: ("ohita kaikki", "villi nostoväri", "nosta 5"),
         SV: ("Skippa alla", "Wild Draw Color", "Dra fem"),
         NB: ("Hopp over alle", "Wild trekk farge", "Trekk fem"),
     }[lang]
@@ -426,10 +436,26 @@ def test_english_art_words_are_unchanged() -> None:
 
 
 def test_finnish_cards_read_naturally() -> None:
-    """A coloured card is "Punainen 5", "Turkoosi ohita kaikki"."""
-    assert words.card_text(FI, Face(Color.RED, Kind.NUMBER, 5)) == "🔴 Punainen 5"
-    assert words.card_name(FI, Face(Color.TEAL, Kind.SKIP_EVERYONE)) == "Turkoosi ohita kaikki"
+    """A coloured card is "punainen 5", "turkoosi ohita kaikki" in a sentence, capitalised
+    alone on a button."""
+    assert words.card_text(FI, Face(Color.RED, Kind.NUMBER, 5)) == "🔴 punainen 5"
+    assert words.card_name(FI, Face(Color.TEAL, Kind.SKIP_EVERYONE)) == "turkoosi ohita kaikki"
+    assert words.card_label(FI, Face(Color.TEAL, Kind.SKIP_EVERYONE)) == "Turkoosi ohita kaikki"
     assert words.color_label(FI, Color.PURPLE) == "Violetti"
+
+
+@pytest.mark.parametrize(
+    ("lang", "played"),
+    [
+        (FI, "Anna pelasi kortin 🟡 keltainen 5."),
+        (SV, "Anna lade 🟡 gul 5."),
+        (NB, "Anna la 🟡 gul 5."),
+    ],
+)
+def test_card_names_are_lower_case_inside_sentences(lang: Lang, played: str) -> None:
+    """Finnish, Swedish and Norwegian write a card's colour in lower case mid-sentence."""
+    event = ev.CardPlayed("p0", Face(Color.YELLOW, Kind.NUMBER, 5))
+    assert words.narrate(lang, [event], name) == [played]
 
 
 @pytest.mark.parametrize("lang", languages())
@@ -514,12 +540,12 @@ def test_refusals_are_recognised(played: Played) -> None:
     """Every engine refusal met in play reads the same in English and has its own key."""
     generic = "That move is not possible right now."
     for message in played.refusals:
-        assert words.illegal_move_text(ENGLISH, message) == message
+        assert words.illegal_move_text(ENGLISH, message) == british(message)
         if message != generic:
             assert words.illegal_move_text(FI, message) != t(FI, "illegal.not_possible")
     assert words.illegal_move_text(
         FI, "Red 5 does not match Blue Skip (colour in play: blue)."
-    ) == ("Punainen 5 ei sovi kortin Sininen ohitus päälle (pelissä oleva väri: sininen).")
+    ) == ("Punainen 5 ei sovi kortin sininen ohitus päälle (pelissä oleva väri: sininen).")
     assert words.illegal_move_text(SV, "something new") == t(SV, "illegal.not_possible")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from bot.engine.variants import VARIANTS
+
 from ..backend import Backend, Connection, Row
 from ..models import (
     LeaderboardPage,
@@ -23,6 +25,10 @@ _SORT_COLUMNS: dict[SortKey, str] = {
     "matches_won": "matches_won",
     "rounds_won": "rounds_won",
 }
+
+# The totals a player's stats read: each variant's, and "all" of them together.
+_TOTALS_VARIANTS = (*VARIANTS, "all")
+_TOTALS_MARKS = ", ".join("?" for _ in _TOTALS_VARIANTS)
 
 _ROW_COLUMNS = (
     "t.player_id, p.display_name AS name, t.points, t.matches_won, t.rounds_won, t.games_played"
@@ -248,9 +254,9 @@ class StandingsRepository:
             found = await fetch_all(
                 connection,
                 "SELECT p.display_name, t.* FROM players AS p LEFT JOIN player_totals AS t"
-                " ON t.scope = ? AND t.variant IN ('flip', 'classic', 'all') AND t.player_id = p.id"
+                f" ON t.scope = ? AND t.variant IN ({_TOTALS_MARKS}) AND t.player_id = p.id"
                 " WHERE p.id = ?",
-                (scope_key, player_id),
+                (scope_key, *_TOTALS_VARIANTS, player_id),
             )
             rows = {row["variant"]: row for row in found if row["variant"] is not None}
             player = found[0] if found else None
@@ -258,9 +264,10 @@ class StandingsRepository:
             overall = rows.get("all")
             if overall is None:
                 return PlayerStats(player_id=player_id, name=name, guild_id=guild_id)
-            played = {v: rows[v]["games_played"] for v in ("flip", "classic") if v in rows}
-            # Most games played; a tie goes to Flip, the headline game.
-            favourite = max(played, key=lambda v: (played[v], v == "flip"), default=None)
+            played = {v: rows[v]["games_played"] for v in VARIANTS if v in rows}
+            # Most games played; a tie goes to the variant listed first (Flip, the headline game).
+            order = list(VARIANTS)
+            favourite = max(played, key=lambda v: (played[v], -order.index(v)), default=None)
             return PlayerStats(
                 player_id=player_id,
                 name=name,
@@ -275,3 +282,33 @@ class StandingsRepository:
             )
 
         return await self._database.statement(work)
+
+    async def forget(self, player_id: int) -> int:
+        """Erase a player's standings and stats: their totals (every leaderboard and /stats),
+        their scores and results in finished games, and their name. Returns the rows erased.
+
+        A live game keeps the player's seat, name and rounds until it ends (its rounds then
+        count as usual); the Discord id stays in finished games' rows as a round's winner, so
+        the other players' history stays whole.
+        """
+
+        async def work(connection: Connection) -> int:
+            erased = 0
+            for sql in _FORGET_SQL:
+                erased += (await connection.execute(sql, (player_id,))).rowcount
+            return erased
+
+        return await self._database.write(work)
+
+
+# What forget() erases; a live game's rows stay until it ends.
+_FORGET_SQL = (
+    "DELETE FROM player_totals WHERE player_id = ?",
+    "DELETE FROM match_results WHERE player_id = ?"
+    " AND game_id IN (SELECT id FROM games WHERE status <> 'live')",
+    "DELETE FROM round_scores WHERE player_id = ? AND round_id IN"
+    " (SELECT r.id FROM rounds AS r JOIN games AS g ON g.id = r.game_id WHERE g.status <> 'live')",
+    "UPDATE players SET display_name = '' WHERE id = ?"
+    " AND NOT EXISTS (SELECT 1 FROM game_players AS gp JOIN games AS g ON g.id = gp.game_id"
+    " WHERE gp.player_id = players.id AND g.status = 'live')",
+)

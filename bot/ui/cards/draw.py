@@ -105,12 +105,12 @@ ENGLISH_CARD_WORDS = CardWords(
         (Kind.DRAW_TWO, "DRAW TWO"),
         (Kind.DRAW_ONE, "DRAW ONE"),
         (Kind.DRAW_FIVE, "DRAW FIVE"),
-        (Kind.SKIP_EVERYONE, "SKIP ALL"),
+        (Kind.SKIP_EVERYONE, "SKIP EVERYONE"),
         (Kind.FLIP, "FLIP"),
         (Kind.WILD, "WILD"),
         (Kind.WILD_DRAW_FOUR, "DRAW FOUR"),
         (Kind.WILD_DRAW_TWO, "DRAW TWO"),
-        (Kind.WILD_DRAW_COLOR, "DRAW COLOR"),
+        (Kind.WILD_DRAW_COLOR, "DRAW COLOUR"),
         (Kind.WILD_SHUFFLE_HANDS, "SHUFFLE"),
         (Kind.WILD_SWAP_HANDS, "SWAP"),
         (Kind.WILD_CUSTOMIZABLE, "CUSTOM"),
@@ -462,23 +462,59 @@ def draw_back(back: Back, palette: Palette, height: int) -> Image.Image:
 
 def draw_emoji(face: Face, side: Side | None, palette: Palette, size: int = 128) -> Image.Image:
     """A square, wordless picture of ``face`` for a button: colour, shape and big sign. No
-    words: Discord's application emoji serve every server and language alike."""
+    words: Discord's application emoji serve every server and language alike.
+
+    Drawn for the 22 px Discord shows it at: the sign fills the square, edged in ink; the
+    colour's shape lies large behind it (a small corner mark would vanish); Skip Everyone is
+    one skip sign in a second ring, not two small ones."""
     side = side_of(face, side)
     pen = Pen((size, size), 100)
     frame = DARK_FRAME if side is Side.DARK else LIGHT_FRAME
     pen.rounded((0, 0, 100, 100), 18, (90, 90, 100) if side is Side.DARK else (150, 150, 150))
     pen.rounded((2, 2, 98, 98), 17, frame)
     if face.color is None:
-        pen.rounded((7, 7, 93, 93), 13, WILD_FIELD)
-        _wild_centre(pen, face, side, palette, 50, 50, 40)
+        pen.rounded((5, 5, 95, 95), 14, WILD_FIELD)
+        _wheel(pen, 50, 50, 42, side, palette)
+        _emoji_wild_sign(pen, face.kind)
         return pen.finish()
     field = palette.fill(face.color)
-    pen.rounded((7, 7, 93, 93), 13, field)
-    shape = SHAPES[face.color]
-    pen.shape(shape, 50, 52, 42, _tint(field, 0.3))
-    _symbol(pen, face, 50, 52, 29, WHITE)
-    pen.outlined_shape(shape, 80, 20, 9, WHITE)
+    pen.rounded((5, 5, 95, 95), 14, field)
+    pen.shape(SHAPES[face.color], 50, 52, 47, _tint(field, 0.35))
+    _emoji_sign(pen, face)
     return pen.finish()
+
+
+def _emoji_sign(pen: Pen, face: Face) -> None:
+    """A coloured card's sign, as large as the emoji allows."""
+    if face.kind is Kind.NUMBER:
+        _symbol(pen, face, 50, 52, 36, WHITE)
+    elif face.kind in _PLUS:
+        pen.text(50, 52, _PLUS[face.kind], 64, WHITE, 5.5)
+    elif face.kind is Kind.SKIP:
+        _skip(pen, 50, 51, 31, WHITE, 11)
+    elif face.kind is Kind.SKIP_EVERYONE:
+        _skip(pen, 50, 51, 23, WHITE, 9)
+        for grow, color in ((3.0, INK), (0.0, WHITE)):
+            ring = 40 + grow / 2
+            box = pen.box(50 - ring, 51 - ring, 50 + ring, 51 + ring)
+            pen.draw.ellipse(box, outline=color, width=pen.px(6 + grow))
+    elif face.kind is Kind.REVERSE:
+        _reverse(pen, 50, 52, 40, WHITE)
+    elif face.kind is Kind.FLIP:
+        _flip(pen, 50, 52, 50)
+
+
+def _emoji_wild_sign(pen: Pen, kind: Kind) -> None:
+    """A special wild's sign over its wheel, as large as the emoji allows (a plain Wild has
+    none: the wheel alone)."""
+    if kind in _PLUS:
+        pen.text(50, 52, _PLUS[kind], 56, WHITE, 6)
+    elif kind is Kind.WILD_SWAP_HANDS:
+        _reverse(pen, 50, 52, 36, WHITE)
+    elif kind is Kind.WILD_SHUFFLE_HANDS:
+        _shuffle(pen, 50, 52, 36, WHITE)
+    elif kind is Kind.WILD_CUSTOMIZABLE:
+        _pencil(pen, 50, 50, 40, WHITE)
 
 
 def draw_mini(face: Face | None, side: Side | None, palette: Palette, height: int) -> Image.Image:
