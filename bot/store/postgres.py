@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -147,6 +147,16 @@ def describe(dsn: str) -> str:
     return f"postgresql://{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
 
 
+def mask_password(dsn: str) -> str:
+    """The URL with its password shown as ``***`` (the user, server and database kept)."""
+    parts = urlsplit(dsn)
+    if parts.password is None:
+        return dsn
+    user = f"{parts.username or ''}:***@"
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=user + host))
+
+
 class PostgresDatabase:
     """The PostgreSQL backend behind Store: runs the repositories' work on a pooled connection."""
 
@@ -230,6 +240,13 @@ class PostgresDatabase:
                     raise StoreBusyError(
                         f"transaction still conflicting after {self.retry.attempts} attempts"
                     ) from error
+            except asyncpg.exceptions.ReadOnlySQLTransactionError as error:
+                # The pool may have opened this session while the database was read-only
+                # (and _attempt has replaced them all): once more at once, on a new session,
+                # so the first save after the database is writable again goes through.
+                if attempt > 0:
+                    raise self._failure(error) from error
+                continue
             except asyncpg.PostgresError as error:
                 if error.sqlstate == SHARD_TAKEN_SQLSTATE and self.claim is not None:
                     raise StoreIOError(f"not saved: {self._refused(error)}") from error
