@@ -18,9 +18,11 @@ from .memory import (
 )
 from .metrics import Metrics
 from .persistence import Persistence
+from .preflight import postgres_settings
 from .rest_gate import RequestGate
 from .sessions import SessionManager
-from .store import Shards, Store, describe_url, open_store
+from .store import Store, describe_url, open_store, process_shards
+from .store.shards import describe_shards
 
 log = logging.getLogger(__name__)
 
@@ -86,19 +88,26 @@ class UnoBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Open the store, restore games and lobbies, load the cogs, sync the commands."""
         url = self.settings.store_url
-        self._store = await open_store(url, synchronous=self.settings.db_synchronous)
+        self._store = await open_store(
+            url,
+            synchronous=self.settings.db_synchronous,
+            postgres=postgres_settings(self.settings),
+        )
         log.info("store open: %s", describe_url(url))
         self.metrics.time_store(self._store.database)
         self.metrics.watch(self)
-        if self.settings.shard_count and self.settings.shard_id_list is not None:
-            shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
-            # ShardTakenError: another process runs them.
+        shard_ids = self.settings.shard_id_list
+        if shard_ids is not None or self._store.shared:
+            # Without shard_ids on a shared database this process claims every shard, so no
+            # other process, nor a cluster of another shard_count, runs its servers meanwhile.
+            shards = process_shards(self.settings.shard_count, shard_ids)
+            # ShardTakenError: another process runs them; ClusterShapeError: another count.
             await self._store.claim_shards(
                 shards,
                 lease_timeout=self.settings.shard_lease_timeout,
                 on_lost=self._shards_taken,
             )
-            log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
+            log.info("running %s", describe_shards(shards))
         persistence = Persistence(self._store)
         self.sessions.persistence = persistence
         self.sessions.servers.store = self._store

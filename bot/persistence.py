@@ -246,7 +246,9 @@ class SessionWriter:
         while not self.idle:
             try:
                 await self._write_pending()
-            except StoreError as error:
+            except Exception as error:
+                # Whatever the kind (the store's own errors, or a bug below it), the newest
+                # state is kept and tried again: a writer that stopped would never save again.
                 self._failed(error)
                 self._answer_waiters(False)
                 self._retry_later()
@@ -287,7 +289,7 @@ class SessionWriter:
             self._ending = None
             ending.then()
 
-    def _failed(self, error: StoreError) -> None:
+    def _failed(self, error: Exception) -> None:
         self.failures += 1
         if self.failures == 1:
             log.error(
@@ -295,6 +297,8 @@ class SessionWriter:
                 "as soon as the store accepts it",
                 self.session_id,
                 error,
+                # Not the store's error: a bug, whose traceback is worth a look.
+                exc_info=None if isinstance(error, StoreError) else error,
             )
         else:
             log.warning(

@@ -69,6 +69,7 @@ ROOMS: dict[str, Room] = {
         "bot",
         "bot.sessions",
         "bot.persistence",
+        "bot.preflight",  # the PostgreSQL pool the settings ask for
         "bot.store",
         "bot.config",
         "bot.memory",

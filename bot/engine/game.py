@@ -4,7 +4,7 @@ The state is plain Python (lists of card indices, ints, enums) so the hot path s
 pydantic only validates the JSON snapshot at the boundary. Readers of the state live beside it
 and import this module, never the reverse: ``view.py`` (``view_for``, what one player may know)
 and ``snapshot.py`` (``dumps``/``loads``, the saved JSON). Every random choice comes from the
-seeded ``random.Random`` kept in the state, so a seed plus the moves replays a game exactly.
+seeded generator kept in the state (``rng.py``), so a seed plus the moves replays a game exactly.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from .moves import (
     SwapWith,
     TargetDraw,
 )
+from .rng import CompactRandom
 from .rules import RuleSet
 from .variants import Variant
 from .variants import variant as variant_entry
@@ -190,13 +191,19 @@ def _deck_tables(deck: tuple[Card, ...], variant: Variant) -> _DeckTables:
 _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 169))
 
 
-def shuffle(rng: random.Random, items: list[int]) -> None:
+# A game's generator: PCG32 (two integers of state) for new games, the Mersenne Twister for
+# games saved before it, which play on with theirs.
+GameRandom = random.Random | CompactRandom
+
+
+def shuffle(rng: GameRandom, items: list[int]) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle`` would, at half its cost."""
     # random.shuffle draw for draw (the same getrandbits calls, so a seed deals the same cards
     # and leaves the same RNG state), without its Python call per card to _randbelow: that
     # halves the time of a deal's shuffle, a tenth of a short round. The bits to draw for each
     # card come from a table rather than a bit_length() call per card. A Random subclass keeps
-    # its own shuffle (the tests script deals by overriding it).
+    # its own shuffle (the tests script deals by overriding it), as does CompactRandom (the
+    # same draws, its own generator).
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
@@ -310,7 +317,7 @@ class Game:
         seed: int,
         *,
         _fork_of: Game | None = None,
-        _rng: random.Random | None = None,
+        _rng: GameRandom | None = None,
     ) -> None:
         """Set up an empty table; use ``Game.new`` to get a dealt game.
 
@@ -324,7 +331,7 @@ class Game:
                 raise ValueError("every player must have a distinct id")
             self.rules = rules
             self.seed = seed
-            self.rng = random.Random(seed)
+            self.rng: GameRandom = CompactRandom(seed)
             self.deck: tuple[Card, ...] = deck_for(rules)
             self.players: list[str] = list(players)
             self.scores: dict[str, int] = dict.fromkeys(players, 0)
@@ -1756,11 +1763,14 @@ class Game:
         shared, being immutable. The copy's public state may be edited before its first move
         (the AI deals the cards it cannot see into it).
         """
-        if seed is None:
+        rng: GameRandom
+        if seed is not None:
+            rng = CompactRandom(seed)
+        elif isinstance(self.rng, CompactRandom):
+            rng = self.rng.copy()
+        else:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
-        else:
-            rng = random.Random(seed)
         return Game(self.players, self.rules, self.seed, _fork_of=self, _rng=rng)
 
     def _state(self) -> tuple[object, ...]:

@@ -7,12 +7,14 @@ game itself stays plain Python. This module reads the game and the game never re
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from .cards import Color, Kind, Side
 from .game import AfterColor, Game, Phase, RoundResult, TurnRecord
+from .rng import COMPACT_STATE, CompactRandom
 from .rules import RuleSet
 
 SNAPSHOT_VERSION = 1
@@ -104,12 +106,17 @@ def loads(text: str | bytes) -> Game:
 
 def dump_state(game: Game) -> dict[str, Any]:
     """Plain JSON-ready data for every field of ``game`` (what ``dumps`` writes, as a dict)."""
-    version, internal, _gauss = game.rng.getstate()
+    rng = game.rng
+    if isinstance(rng, CompactRandom):
+        rng_state = [COMPACT_STATE, *rng.getstate()]
+    else:
+        version, internal, _gauss = rng.getstate()
+        rng_state = [version, *internal]
     return {
         "version": SNAPSHOT_VERSION,
         "rules": game.rules.model_dump(),
         "seed": game.seed,
-        "rng_state": [version, *internal],
+        "rng_state": rng_state,
         "names": game.names,
         "players": list(game.players),
         "scores": dict(game.scores),
@@ -165,7 +172,12 @@ def load_state(data: dict[str, Any]) -> Game:
 def load_snapshot(snap: GameSnapshot) -> Game:
     """Rebuild a game from a validated snapshot, checking the cards are all accounted for."""
     game = Game(snap.players, snap.rules, snap.seed)
-    game.rng.setstate((snap.rng_state[0], tuple(snap.rng_state[1:]), None))
+    if len(snap.rng_state) == 3 and snap.rng_state[0] == COMPACT_STATE:
+        game.rng = CompactRandom.from_state(snap.rng_state[1], snap.rng_state[2])
+    else:
+        # Saved before the compact generator: the game plays on with its Mersenne Twister.
+        game.rng = random.Random()
+        game.rng.setstate((snap.rng_state[0], tuple(snap.rng_state[1:]), None))
     game.set_names(snap.names)
     game.scores = dict(snap.scores)
     game.rounds_won = dict(snap.rounds_won)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..backend import Backend, Connection, Row
 from ..errors import GameNotFoundError, GameNotLiveError
-from ..models import GameRecord, RoundRecord, Variant, is_computer
+from ..models import GameRecord, RoundRecord, Variant, is_computer, storable_text
 from ._load import load_games
 from ._sql import execute, fetch_all, fetch_one, hold_shard, now_ms, totals_keys
 from .lobbies import delete_lobby
@@ -134,7 +134,7 @@ class GameRepository:
                 # In id order, so two games created at once with the same players lock their
                 # rows in the same order (PostgreSQL).
                 _UPSERT_PLAYER,
-                sorted((player_id, name, now) for player_id, name in players),
+                sorted((player_id, storable_text(name), now) for player_id, name in players),
             )
             created = await fetch_one(
                 connection,
@@ -160,7 +160,9 @@ class GameRepository:
         """Store a player's current display name."""
 
         async def work(connection: Connection) -> None:
-            await execute(connection, _UPSERT_PLAYER, (player_id, display_name, now_ms()))
+            await execute(
+                connection, _UPSERT_PLAYER, (player_id, storable_text(display_name), now_ms())
+            )
 
         await self._database.statement(work)
 
