@@ -18,7 +18,17 @@ from functools import cache
 from typing import NamedTuple
 
 from . import events as ev
-from .cards import DRAW_AMOUNT, DRAW_WILD_KINDS, Card, Color, Face, Kind, Side
+from .cards import (
+    DRAW_AMOUNT,
+    DRAW_WILD_KINDS,
+    KIND_NAMES,
+    STACK_VALUE,
+    Card,
+    Color,
+    Face,
+    Kind,
+    Side,
+)
 from .decks import deck_for
 from .moves import (
     ACCEPT,
@@ -36,6 +46,7 @@ from .moves import (
     Pass,
     PlayCard,
     SwapWith,
+    TargetDraw,
 )
 from .rules import RuleSet
 from .variants import Variant
@@ -46,6 +57,8 @@ MIN_PLAYERS = 2
 UNO_PENALTY = 2
 # An innocent challenger draws the penalty plus this many (classic: 4 + 2, Flip: 2 + 2).
 CHALLENGE_EXTRA = 2
+# What All Wild's Wild Targeted Draw Two makes its target draw.
+TARGETED_DRAW = 2
 
 
 class IllegalMove(ValueError):
@@ -63,6 +76,7 @@ class Phase(StrEnum):
     CHOOSE_COLOR = "choose_color"  # the current player names a colour for a wild
     PENALTY = "penalty"  # the current player answers a draw card: accept, challenge or stack
     SWAP_TARGET = "swap_target"  # the current player picks whose hand to swap with
+    DRAW_TARGET = "draw_target"  # All Wild: the current player picks who draws two
     ROUND_OVER = "round_over"
     MATCH_OVER = "match_over"
     ABANDONED = "abandoned"
@@ -75,17 +89,18 @@ class AfterColor(StrEnum):
     SAME_PLAYER = "same_player"  # a wild turned up at the start: the first player now plays
     PENALTY = "penalty"  # a draw-wild: the next player answers the penalty
     FINAL_DRAW = "final_draw"  # a last-card Wild Draw Color: the next player draws, round ends
+    ROULETTE = "roulette"  # No Mercy: the Roulette's victim named it, now reveals until it
 
 
 TERMINAL_PHASES = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED})
 GAME_OVER_PHASES = frozenset({Phase.MATCH_OVER, Phase.ABANDONED})
-CHOICE_PHASES = frozenset({Phase.CHOOSE_COLOR, Phase.SWAP_TARGET})
+CHOICE_PHASES = frozenset({Phase.CHOOSE_COLOR, Phase.SWAP_TARGET, Phase.DRAW_TARGET})
 
 # Python 3.11 finds an enum member on its class slowly (``Phase.PLAY`` costs ~0.1 µs, ten times a
 # module global), and the move loop tests phases and card kinds several times per move, so the
 # methods on that path compare against these aliases instead.
 _PLAY, _DRAWN, _PENALTY = Phase.PLAY, Phase.DRAWN, Phase.PENALTY
-_CHOOSE_COLOR, _SWAP_TARGET = Phase.CHOOSE_COLOR, Phase.SWAP_TARGET
+_CHOOSE_COLOR, _SWAP_TARGET, _DRAW_TARGET = Phase.CHOOSE_COLOR, Phase.SWAP_TARGET, Phase.DRAW_TARGET
 _NUMBER, _SKIP, _REVERSE, _FLIP = Kind.NUMBER, Kind.SKIP, Kind.REVERSE, Kind.FLIP
 _SKIP_EVERYONE, _WILD_SHUFFLE_HANDS, _WILD_SWAP_HANDS = (
     Kind.SKIP_EVERYONE,
@@ -172,7 +187,7 @@ def _deck_tables(deck: tuple[Card, ...], variant: Variant) -> _DeckTables:
 
 
 # For each i from 1 up to a deck's size, (i, the bits random.shuffle draws to pick a j <= i).
-_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 113))
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 169))
 
 
 def shuffle(rng: random.Random, items: list[int]) -> None:
@@ -237,9 +252,14 @@ class Game:
     """One match of UNO Flip or classic UNO between 2 to 10 players."""
 
     __slots__ = (
+        "_all_wild",
+        "_catching",
         "_color_choices",
         "_faces",
+        "_mercy_limit",
         "_names",
+        "_no_mercy",
+        "_opens_on_number",
         "_play_moves",
         "_playable",
         "_points",
@@ -256,6 +276,8 @@ class Game:
         "drawn_card",
         "hands",
         "history",
+        "knocked_out",
+        "lost_turns",
         "match_winner",
         "penalty_challengeable",
         "penalty_guilty",
@@ -272,11 +294,13 @@ class Game:
         "rules",
         "scores",
         "seed",
+        "set_aside",
         "side",
         "swap_then_color",
         "turn_log",
         "uno_declared",
         "uno_exposed",
+        "uno_exposed_more",
     )
 
     def __init__(
@@ -327,6 +351,15 @@ class Game:
             self.penalty_challengeable = False
             self.uno_declared: list[bool] = [False] * len(players)
             self.uno_exposed: int | None = None
+            # No Mercy (empty otherwise): more seats that came to hold one card at once (a 0
+            # passed two one-card hands), the seats knocked out this hand in the order it
+            # happened, and each seat's hand set aside by the Mercy rule until a reshuffle.
+            self.uno_exposed_more: list[int] = []
+            self.knocked_out: list[int] = []
+            self.set_aside: list[list[int]] = [[] for _ in players]
+            # All Wild (zeros otherwise): turns each seat still loses, when a Wild Skip Two
+            # with two players takes the opponent's next two turns (section 2.9).
+            self.lost_turns: list[int] = [0] * len(players)
             # Public round memory: every turn each seat took since the deal (or since hands last
             # changed owner), and how many cards each seat has received in that time that could be
             # anything (a kept playable card counts; cards drawn and found unplayable do not).
@@ -341,6 +374,11 @@ class Game:
             self._points = tables.points
             self._color_choices = tables.color_choices
             self._names: dict[str, str] = {}
+            self._no_mercy = entry.no_mercy_rules
+            self._mercy_limit = entry.mercy_limit
+            self._all_wild = entry.all_wild_rules
+            self._opens_on_number = entry.opens_on_number
+            self._catching = rules.catching == "on"
             # Filled in by _reindex; set first so that the compiled class knows them always set.
             self._seat: dict[str, int] = {}
             self._turn_started: tuple[ev.TurnStarted, ...] = ()
@@ -379,6 +417,10 @@ class Game:
             self.penalty_challengeable = source.penalty_challengeable
             self.uno_declared = list(source.uno_declared)
             self.uno_exposed = source.uno_exposed
+            self.uno_exposed_more = list(source.uno_exposed_more)
+            self.knocked_out = list(source.knocked_out)
+            self.set_aside = [list(cards) for cards in source.set_aside]
+            self.lost_turns = list(source.lost_turns)
             # Turn records are immutable tuples: copying each seat's list is enough.
             self.turn_log = [list(log) for log in source.turn_log]
             self.received = list(source.received)
@@ -387,6 +429,11 @@ class Game:
             self._play_moves = source._play_moves
             self._playable = source._playable
             self._points = source._points
+            self._no_mercy = source._no_mercy
+            self._mercy_limit = source._mercy_limit
+            self._all_wild = source._all_wild
+            self._opens_on_number = source._opens_on_number
+            self._catching = source._catching
             self._color_choices = source._color_choices
             # Replaced, never changed in place, so sharing them is safe.
             self._names = source._names
@@ -451,6 +498,11 @@ class Game:
             shuffle(self.rng, cards)
             faces = {seat: self._faces[Side.LIGHT][cards[i]] for i, seat in enumerate(contenders)}
             draws.extend((self.players[seat], face) for seat, face in faces.items())
+            if self._all_wild:
+                # No card has a number (section 2.2): the first dealer is chosen at random.
+                dealer = contenders[self.rng.randrange(len(contenders))]
+                events.append(ev.DealerChosen(self.players[dealer], tuple(draws)))
+                return dealer
             best = max(face.number or 0 for face in faces.values())
             contenders = [seat for seat, face in faces.items() if (face.number or 0) == best]
             if len(contenders) == 1:
@@ -494,8 +546,21 @@ class Game:
         return self._points[self.side if side is None else side]
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
-        """The seat ``steps`` places after ``seat`` in the direction of play (back if negative)."""
+        """The seat ``steps`` places after ``seat`` in the direction of play (back if negative),
+        counting only players still in the hand."""
+        if self.knocked_out:
+            return self._next_seat_in(seat, steps)
         return (seat + self.direction * steps) % len(self.players)
+
+    def _next_seat_in(self, seat: int, steps: int) -> int:
+        # No Mercy: knocked-out seats are passed over (one is always still in).
+        step = self.direction if steps > 0 else -self.direction
+        count = len(self.players)
+        for _ in range(abs(steps)):
+            seat = (seat + step) % count
+            while seat in self.knocked_out:
+                seat = (seat + step) % count
+        return seat
 
     def top_face(self) -> Face:
         """The face of the discard pile's top card on the side in play."""
@@ -517,15 +582,18 @@ class Game:
         return self._playable[self.side, self.color, self.discard[-1]]
 
     def catchable(self) -> str | None:
-        """The player who can be caught without UNO right now, if any."""
-        return None if self.uno_exposed is None else self.players[self.uno_exposed]
+        """The player who can be caught without UNO right now, if any (never at a friendly
+        table, where catching is off)."""
+        if self.uno_exposed is None or not self._catching:
+            return None
+        return self.players[self.uno_exposed]
 
     # ------------------------------------------------------------------ legal moves
 
     def legal_moves(self, player: str) -> list[Move]:
         """Every move ``player`` may make now ([] when there is nothing for them to do)."""
         seat = self._seat.get(player)
-        if seat is None:
+        if seat is None or (self.knocked_out and seat in self.knocked_out):
             return []
         phase = self.phase
         hand = self.hands[seat]
@@ -552,23 +620,40 @@ class Game:
                 moves.append(ACCEPT)
                 if self.penalty_challengeable:
                     moves.append(CHALLENGE)
+            elif phase is _DRAW_TARGET:
+                moves = [TargetDraw(p) for s, p in enumerate(self.players) if s != seat]
             else:  # SWAP_TARGET
-                moves = [SwapWith(p) for s, p in enumerate(self.players) if s != seat]
+                gone = self.knocked_out
+                moves = [
+                    SwapWith(p) for s, p in enumerate(self.players) if s != seat and s not in gone
+                ]
         elif phase is _PLAY and self.rules.jump_in:
             moves = [play[c] for c in hand if self._identical_to_top(c)]
         else:
             moves = []
         if len(hand) <= 2 and not self.uno_declared[seat]:
             moves.append(CALL_UNO)
-        exposed = self.uno_exposed
-        if exposed is not None and exposed != seat:
-            moves.append(Catch(self.players[exposed]))
+        if self._catching:  # (off: a friendly table, where nobody is caught)
+            exposed = self.uno_exposed
+            if exposed is not None and exposed != seat:
+                moves.append(Catch(self.players[exposed]))
+            for other in self.uno_exposed_more:
+                if other != seat:
+                    moves.append(Catch(self.players[other]))
         return moves
 
     def penalty_stackable(self) -> bool:
         """Whether the pending draw card may be answered with a draw card (the stacking house
         rule; nothing stacks on Wild Draw Color)."""
+        if self._no_mercy:
+            return True
         return self.rules.stacking and self.penalty_kind is not Kind.WILD_DRAW_COLOR
+
+    def stack_threshold(self) -> int:
+        """No Mercy: the least value a Draw Card stacked now must have (0: no stack pending)."""
+        if not self._no_mercy or self.phase is not Phase.PENALTY or self.penalty_kind is None:
+            return 0
+        return STACK_VALUE.get(self.penalty_kind, 0)
 
     def challenge_stakes(self) -> tuple[str, int, int, bool] | None:
         """What a challenge of the pending draw card costs, when one is possible: who played
@@ -585,6 +670,9 @@ class Game:
         if not self.penalty_stackable():
             return False
         kind = self._faces[self.side][card].kind
+        if self._no_mercy:
+            # Any Draw Card worth at least the last one, whatever its colour (section 1.5).
+            return STACK_VALUE.get(kind, 0) >= self.stack_threshold()
         if kind is self.penalty_kind:
             return True
         return (
@@ -656,15 +744,17 @@ class Game:
         elif kind is SwapWith:
             assert isinstance(move, SwapWith)
             self._swap_with(seat, self._seat[move.target], out)
+        elif kind is TargetDraw:
+            assert isinstance(move, TargetDraw)
+            self._target_draw(seat, self._seat[move.target], out)
         elif kind is CallUno:
             self.uno_declared[seat] = True
-            if self.uno_exposed == seat:
-                self.uno_exposed = None
+            self._drop_exposure(seat)
             out.append(ev.UnoCalled(player))
         elif kind is Catch:
             assert isinstance(move, Catch)
             target = self._seat[move.target]
-            self.uno_exposed = None
+            self._drop_exposure(target)
             out.append(ev.UnoCaught(player, move.target))
             self._draw_cards(target, UNO_PENALTY, "caught without UNO", out)
         return out
@@ -673,6 +763,19 @@ class Game:
         # The UNO window closes as soon as anyone else takes a turn action.
         if self.uno_exposed is not None and self.uno_exposed != seat:
             self.uno_exposed = None
+        if self.uno_exposed_more:
+            self._close_more_exposures(seat)
+
+    def _close_more_exposures(self, seat: int) -> None:
+        # No Mercy: the other windows opened by a 0 or a 7 close with the first one.
+        self.uno_exposed_more = [other for other in self.uno_exposed_more if other == seat]
+
+    def _drop_exposure(self, seat: int) -> None:
+        # ``seat`` called UNO, was caught, drew or left the hand: nobody can catch them now.
+        if self.uno_exposed == seat:
+            self.uno_exposed = None
+        if seat in self.uno_exposed_more:
+            self.uno_exposed_more.remove(seat)
 
     def _start_turn(self, seat: int, out: list[ev.Event]) -> None:
         self.current = seat
@@ -683,6 +786,11 @@ class Game:
     def _pass_turn(self, seat: int, out: list[ev.Event]) -> None:
         # _start_turn(next_seat(seat)) without the two calls: the commonest step of all.
         seat = (seat + self.direction) % len(self.players)
+        if self.knocked_out:
+            while seat in self.knocked_out:
+                seat = (seat + self.direction) % len(self.players)
+        if self._all_wild and self.lost_turns[seat]:
+            seat = self._lose_owed_turns(seat, out)
         self.current = seat
         self.phase = _PLAY
         self.drawn_card = None
@@ -713,6 +821,8 @@ class Game:
         exposed = self.uno_exposed
         if exposed is not None and exposed != seat:  # _close_exposure, without the call
             self.uno_exposed = None
+        if self.uno_exposed_more:
+            self._close_more_exposures(seat)
         self.current = seat
         self.drawn_card = None
         self.discard.append(card)
@@ -724,6 +834,12 @@ class Game:
         color, kind, number = face
         if color is not None:
             self.color = color
+        if self._no_mercy:
+            self._no_mercy_effect(seat, face, out)
+            return
+        if self._all_wild:
+            self._all_wild_effect(seat, face, out)
+            return
         if kind is _NUMBER:
             # The number first: reading a rule off the pydantic RuleSet costs more than it.
             if number == 7 and self.rules.seven_o:
@@ -810,9 +926,16 @@ class Game:
 
     def _go_out(self, seat: int, face: Face, out: list[ev.Event]) -> None:
         # The last card's draw penalty and flip still happen; its other effects do not.
+        # (No Mercy: "When a player plays their final card, they win", with no effect at all.)
         kind = face.kind
         if face.color is not None:
             self.color = face.color
+        if self._all_wild:
+            self._all_wild_last_card(seat, face, out)
+            return
+        if self._no_mercy:
+            self._end_round(seat, out)
+            return
         if kind is Kind.FLIP:
             self._flip(seat, out)
         elif kind is Kind.WILD_DRAW_COLOR:
@@ -844,13 +967,21 @@ class Game:
         elif then is _SAME_PLAYER:
             self._start_turn(seat, out)
         elif then is _PENALTY_NEXT:
-            self._start_penalty(self.next_seat(seat), out)
+            self._start_penalty(self._penalty_victim(seat), out)
+        elif then is AfterColor.ROULETTE:
+            self._draw_until_color(seat, color, 0, out, reason="roulette", public=True)
+            self._after_penalty_draw(seat, out)
         else:
             self._draw_until_color(self.next_seat(seat), color, 0, out)
             self._end_round(seat, out)
 
     def _accept(self, seat: int, out: list[ev.Event]) -> None:
         self._close_exposure(seat)
+        if self._no_mercy:
+            self._draw_cards(seat, self.pending_draw, "penalty", out)
+            self._reset_penalty()
+            self._after_penalty_draw(seat, out)
+            return
         if self.penalty_kind is Kind.WILD_DRAW_COLOR:
             assert self.color is not None
             self._draw_until_color(seat, self.color, 0, out)
@@ -884,20 +1015,28 @@ class Game:
         exposed = self.uno_exposed
         if exposed is not None and exposed != seat:  # _close_exposure, without the call
             self.uno_exposed = None
+        if self.uno_exposed_more:
+            self._close_more_exposures(seat)
         # Drawing (even through a reshuffle, which keeps the top card) leaves the side, the
         # colour and the top card as they were, so one playable set serves the whole turn.
         # (_playable_now(), without the call.)
         playable = self._playable[self.side, self.color, self.discard[-1]]
         until_playable = self.rules.draw_until_playable
+        # No Mercy: the Mercy rule stops the drawing at 25 cards (-1: no such limit).
+        room = self._room(seat) if self._no_mercy else -1
         drawn: list[int] = []
         while True:
             card = self._take_card(out)
             if card is None:
                 break
             drawn.append(card)
-            if not until_playable or card in playable:
+            if not until_playable or card in playable or len(drawn) == room:
                 break
         self._give(seat, drawn, "drew", out)
+        if self.knocked_out and seat in self.knocked_out:
+            if self.phase not in TERMINAL_PHASES:
+                self._pass_turn(seat, out)
+            return
         log = self.turn_log[seat]
         if self.remember_turns:
             self._record(seat, DREW)
@@ -921,7 +1060,7 @@ class Game:
     def _swap_with(self, seat: int, target: int, out: list[ev.Event]) -> None:
         hands = self.hands
         hands[seat], hands[target] = hands[target], hands[seat]
-        self._hands_changed()
+        self._hands_changed((seat, target))
         out.append(ev.HandsSwapped(self.players[seat], self.players[target]))
         if self.swap_then_color:
             self._ask_color(AfterColor.NEXT_TURN)
@@ -932,6 +1071,8 @@ class Game:
         old = self.hands
         rotated: list[list[int]] = [[] for _ in old]
         for seat, hand in enumerate(old):
+            if self.knocked_out and seat in self.knocked_out:
+                continue  # No Mercy: out of the hand, so out of the chain
             rotated[self.next_seat(seat)] = hand
         self.hands = rotated
         self._hands_changed()
@@ -949,11 +1090,28 @@ class Game:
         self._hands_changed()
         out.append(ev.HandsShuffled(self.players[seat], self.players[first]))
 
-    def _hands_changed(self) -> None:
+    def _hands_changed(self, changed: tuple[int, ...] = ()) -> None:
         # A new hand needs a new UNO call; nobody received theirs by playing down to one.
+        # (``changed``: the seats whose hands moved, when not all of them did.)
+        self._forget_turns()
+        if self._no_mercy or self._all_wild:
+            # (All Wild's Forced Swap follows No Mercy's 7: section 2.7.)
+            self._no_mercy_hands_changed(changed or tuple(range(len(self.players))))
+            return
         self.uno_declared = [False] * len(self.players)
         self.uno_exposed = None
-        self._forget_turns()
+
+    def _no_mercy_hands_changed(self, changed: tuple[int, ...]) -> None:
+        # Whoever is handed a one-card hand must call UNO, out of turn too (section 1.9); a
+        # player whose hand did not move keeps their call, or their open window.
+        exposed = [] if self.uno_exposed is None else [self.uno_exposed]
+        exposed = [seat for seat in exposed + self.uno_exposed_more if seat not in changed]
+        for seat in changed:
+            self.uno_declared[seat] = False
+            if len(self.hands[seat]) == 1:
+                exposed.append(seat)
+        self.uno_exposed = exposed[0] if exposed else None
+        self.uno_exposed_more = exposed[1:]
 
     def _forget_turns(self) -> None:
         self.turn_log = [[] for _ in self.players]
@@ -984,11 +1142,219 @@ class Game:
             turn = self.last_turn(seat)
         return self.received[seat] - (turn.received_at if turn is not None else 0)
 
+    # ------------------------------------------------------------------ No Mercy
+
+    def _no_mercy_effect(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # What a No Mercy card does once played (RULES-VARIANTS.md section 1.4); the player's
+        # hand is not empty (the last card wins at once, with no effect).
+        kind = face.kind
+        if kind is _NUMBER:
+            if face.number == 7:
+                self.phase = _SWAP_TARGET  # compulsory: the player picks whose hand
+                self.swap_then_color = False
+                return
+            if face.number == 0:
+                self._rotate_hands(out)
+            self._pass_turn(seat, out)
+        elif kind is _SKIP:
+            self._skip_next(seat, out)
+        elif kind is _REVERSE:
+            if len(self.players) - len(self.knocked_out) == 2:
+                self._skip_next(seat, out)  # with two players: another turn
+            else:
+                self._reverse(out)
+                self._pass_turn(seat, out)
+        elif kind is _SKIP_EVERYONE:
+            others = len(self.players) - len(self.knocked_out) - 1
+            for step in range(1, others + 1):
+                out.append(ev.TurnSkipped(self.players[self.next_seat(seat, step)]))
+            self._start_turn(seat, out)
+        elif kind is Kind.DISCARD_ALL:
+            self._discard_all(seat, face, out)
+        elif kind is Kind.WILD_COLOR_ROULETTE:
+            # The victim names the colour (the player names none), then reveals until it.
+            victim = self.next_seat(seat)
+            self.current = victim
+            self._ask_color(AfterColor.ROULETTE)
+            out.append(ev.RouletteColorAsked(self.players[victim]))
+        else:  # a Draw Card: starts a stack, or adds to the one pending on this player
+            stacked = self.phase is _PENALTY
+            if kind is Kind.WILD_REVERSE_DRAW_FOUR:
+                self._reverse(out)
+            self._set_penalty(seat, kind, STACK_VALUE[kind], stacked, False, out)
+            if face.color is None:
+                self._ask_color(_PENALTY_NEXT)  # then _penalty_victim
+            else:
+                self._start_penalty(self.next_seat(seat), out)
+
+    def _reverse(self, out: list[ev.Event]) -> None:
+        self.direction = -self.direction
+        out.append(ev.DirectionChanged(self.direction))
+
+    def _penalty_victim(self, seat: int) -> int:
+        # Who faces the draw card ``seat`` just played. A Wild Reverse Draw 4 with two players
+        # in the hand turns play round to its own player (section 1.11).
+        reverse_draw = self.penalty_kind is Kind.WILD_REVERSE_DRAW_FOUR
+        if reverse_draw and len(self.players) - len(self.knocked_out) == 2:
+            return seat
+        return self.next_seat(seat)
+
+    def _discard_all(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # Every card of the Discard All's colour goes under it (wilds stay, no effects).
+        faces = self._faces[self.side]
+        hand = self.hands[seat]
+        matching = [card for card in hand if faces[card].color is face.color]
+        if matching:
+            hand = [card for card in hand if faces[card].color is not face.color]
+            self.hands[seat] = hand
+            top = self.discard.pop()
+            self.discard.extend(matching)
+            self.discard.append(top)
+            out.append(ev.CardsDiscarded(self.players[seat], tuple(faces[c] for c in matching)))
+        if not hand:
+            self._end_round(seat, out)
+            return
+        if len(hand) == 1 and not self.uno_declared[seat]:
+            self.uno_exposed = seat
+        self._pass_turn(seat, out)
+
+    def _after_penalty_draw(self, seat: int, out: list[ev.Event]) -> None:
+        # ``seat`` took a stack or revealed for a Roulette: they lose the turn, unless the
+        # Mercy rule knocked them out (then the next player still in plays) or ended the hand.
+        if self.phase in TERMINAL_PHASES:
+            return
+        if seat not in self.knocked_out:
+            out.append(ev.TurnSkipped(self.players[seat]))
+        self._pass_turn(seat, out)
+
+    def _room(self, seat: int) -> int:
+        # Cards ``seat`` can still take before the Mercy rule knocks them out.
+        return self._mercy_limit - len(self.hands[seat])
+
+    def _knock_out(self, seat: int, out: list[ev.Event]) -> None:
+        # The Mercy rule: the hand is set aside until the next reshuffle; the last player
+        # still in wins the hand.
+        hand = self.hands[seat]
+        self.set_aside[seat] = hand
+        self.hands[seat] = []
+        self.knocked_out.append(seat)
+        self.uno_declared[seat] = False
+        self._drop_exposure(seat)
+        out.append(ev.PlayerKnockedOut(self.players[seat], len(hand)))
+        if len(self.players) - len(self.knocked_out) == 1:
+            gone = self.knocked_out
+            winner = next(s for s in range(len(self.players)) if s not in gone)
+            self._end_round(winner, out)
+
+    def _open_on_number(self, out: list[ev.Event]) -> None:
+        # Turn cards until a number shows; the action cards turned before it stay beneath it
+        # with no effect, and an opening 0 or 7 does nothing either (No Mercy, section 1.2;
+        # Junior, sections 3.2 and 6.7).
+        light = self._faces[Side.LIGHT]
+        ignored: list[Face] = []
+        while True:
+            card = self.draw_pile.pop()
+            self.discard.append(card)
+            if light[card].kind is _NUMBER:
+                break
+            ignored.append(light[card])
+        face = light[card]
+        out.append(ev.RoundStarted(self.round_no, self.players[self.dealer], face, 0))
+        if ignored:
+            out.append(ev.OpeningCardsIgnored(tuple(ignored)))
+        self.color = face.color
+        self._start_turn((self.dealer + 1) % len(self.players), out)
+
+    # ------------------------------------------------------------------ All Wild
+
+    def _all_wild_effect(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # What an All Wild card does once played (RULES-VARIANTS.md section 2.4); no colour
+        # is named and nothing is challenged. The player's hand is not empty.
+        kind = face.kind
+        if kind is Kind.WILD_SKIP:
+            self._skip_next(seat, out)
+        elif kind is Kind.WILD_REVERSE:
+            if len(self.players) == 2:
+                self._skip_next(seat, out)  # with two players: a Skip (section 2.9)
+            else:
+                self._reverse(out)
+                self._pass_turn(seat, out)
+        elif kind is Kind.WILD_SKIP_TWO:
+            self._skip_two(seat, out)
+        elif kind is Kind.WILD_DRAW_TWO or kind is Kind.WILD_DRAW_FOUR:
+            amount = DRAW_AMOUNT[kind]
+            if self.rules.stacking:
+                # The house rule of section 2.5: the same kind stacks on it.
+                stacked = self.phase is _PENALTY
+                self._set_penalty(seat, kind, amount, stacked, challengeable=False, out=out)
+                self._start_penalty(self.next_seat(seat), out)
+            else:
+                self._draw_cards(self.next_seat(seat), amount, face.name(), out)
+                self._skip_next(seat, out)
+        elif kind is Kind.WILD_TARGETED_DRAW_TWO:
+            self.phase = _DRAW_TARGET
+        elif kind is Kind.WILD_FORCED_SWAP:
+            self.phase = _SWAP_TARGET
+            self.swap_then_color = False
+        else:  # a plain Wild
+            self._pass_turn(seat, out)
+
+    def _skip_two(self, seat: int, out: list[ev.Event]) -> None:
+        # The next two players lose their turns; with two players the opponent loses two, so
+        # the player of the card plays three times in a row (section 2.9).
+        if len(self.players) == 2:
+            self.lost_turns[self.next_seat(seat)] += 1
+            self._skip_next(seat, out)
+            return
+        for step in (1, 2):
+            out.append(ev.TurnSkipped(self.players[self.next_seat(seat, step)]))
+        self._start_turn(self.next_seat(seat, 3), out)
+
+    def _lose_owed_turns(self, seat: int, out: list[ev.Event]) -> int:
+        # ``seat`` still owes turns to a Wild Skip Two: each turn it would take is skipped.
+        while self.lost_turns[seat]:
+            self.lost_turns[seat] -= 1
+            out.append(ev.TurnSkipped(self.players[seat]))
+            seat = (seat + self.direction) % len(self.players)
+        return seat
+
+    def _target_draw(self, seat: int, target: int, out: list[ev.Event]) -> None:
+        # The target draws two and keeps their turn; play passes on as usual. If the card was
+        # the player's last, the round ends with the target's cards counted (section 2.8).
+        name = KIND_NAMES[Kind.WILD_TARGETED_DRAW_TWO]
+        self._draw_cards(target, TARGETED_DRAW, name, out)
+        if self.hands[seat]:
+            self._pass_turn(seat, out)
+        else:
+            self._end_round(seat, out)
+
+    def _all_wild_last_card(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # Section 2.8: a draw card played last still makes its victim draw (a Targeted Draw Two
+        # first asks whom); a Forced Swap played last wins at once with no swap.
+        kind = face.kind
+        if kind is Kind.WILD_TARGETED_DRAW_TWO:
+            self.phase = _DRAW_TARGET
+            return
+        if kind is Kind.WILD_DRAW_TWO or kind is Kind.WILD_DRAW_FOUR:
+            stacked = self.pending_draw if self.phase is _PENALTY else 0
+            self._draw_cards(self.next_seat(seat), DRAW_AMOUNT[kind] + stacked, face.name(), out)
+        self._end_round(seat, out)
+
+    def _open_all_wild(self, out: list[ev.Event]) -> None:
+        # The first card turned up starts the pile with no effect, whatever it is (section
+        # 2.2); the player left of the dealer starts.
+        starter = self.draw_pile.pop()
+        self.discard.append(starter)
+        face = self._faces[Side.LIGHT][starter]
+        out.append(ev.RoundStarted(self.round_no, self.players[self.dealer], face, 0))
+        self.color = None
+        self._start_turn((self.dealer + 1) % len(self.players), out)
+
     # ------------------------------------------------------------------ piles
 
     def _take_card(self, out: list[ev.Event]) -> int | None:
         if not self.draw_pile:
-            if len(self.discard) <= 1:
+            if len(self.discard) <= 1 and not any(self.set_aside):
                 return None
             self._reshuffle(out)
         return self.draw_pile.pop()
@@ -997,25 +1363,39 @@ class Game:
         # The side in play stays: the new draw pile lies active side down.
         top = self.discard.pop()
         pile = self.discard
+        if self.knocked_out:
+            # No Mercy: the hands set aside by the Mercy rule go in too (section 1.7).
+            for cards in self.set_aside:
+                pile.extend(cards)
+                cards.clear()
         shuffle(self.rng, pile)
         self.draw_pile = pile
         self.discard = [top]
         out.append(ev.PileReshuffled(len(pile)))
 
-    def _give(self, seat: int, cards: list[int], reason: str, out: list[ev.Event]) -> None:
+    def _give(
+        self, seat: int, cards: list[int], reason: str, out: list[ev.Event], private: bool = True
+    ) -> None:
         if not cards:
             return
-        self.hands[seat].extend(cards)
+        hand = self.hands[seat]
+        hand.extend(cards)
         self.uno_declared[seat] = False
         self.received[seat] += len(cards)
         if self.uno_exposed == seat:
             self.uno_exposed = None
+        if self.uno_exposed_more:
+            self._drop_exposure(seat)
         faces = self._faces[self.side]
         # Most draws are one card: building a map object for it costs more than the rest here.
         drawn = (faces[cards[0]],) if len(cards) == 1 else tuple(map(faces.__getitem__, cards))
-        out.append(ev.CardsDrawn(self.players[seat], len(cards), reason, drawn))
+        out.append(ev.CardsDrawn(self.players[seat], len(cards), reason, drawn, private))
+        if self._no_mercy and len(hand) >= self._mercy_limit:
+            self._knock_out(seat, out)
 
     def _draw_cards(self, seat: int, count: int, reason: str, out: list[ev.Event]) -> None:
+        if self._no_mercy:
+            count = min(count, self._room(seat))  # the Mercy rule: the rest lapses
         cards: list[int] = []
         for _ in range(count):
             card = self._take_card(out)
@@ -1025,10 +1405,19 @@ class Game:
             cards.append(card)
         self._give(seat, cards, reason, out)
 
-    def _draw_until_color(self, seat: int, color: Color, extra: int, out: list[ev.Event]) -> None:
+    def _draw_until_color(
+        self,
+        seat: int,
+        color: Color,
+        extra: int,
+        out: list[ev.Event],
+        reason: str = "",
+        public: bool = False,
+    ) -> None:
         faces = self._faces[self.side]
         cards: list[int] = []
-        while True:
+        room = self._room(seat) if self._no_mercy else -1
+        while len(cards) != room:
             card = self._take_card(out)
             if card is None:
                 out.append(ev.DrawStopped(self.players[seat]))
@@ -1036,7 +1425,7 @@ class Game:
             cards.append(card)
             if faces[card].color is color:
                 break
-        self._give(seat, cards, f"drawing until {color.value}", out)
+        self._give(seat, cards, reason or f"drawing until {color.value}", out, not public)
         if extra:
             self._draw_cards(seat, extra, "challenge", out)
 
@@ -1078,7 +1467,18 @@ class Game:
         self._reset_penalty()
         self.uno_declared = [False] * count
         self.uno_exposed = None
+        self.uno_exposed_more = []
+        # Knocked-out players are dealt back in (section 1.10); the deal took every card.
+        self.knocked_out = []
+        self.set_aside = [[] for _ in range(count)]
         self._forget_turns()
+        self.lost_turns = [0] * count
+        if self._no_mercy or self._opens_on_number:
+            self._open_on_number(out)
+            return
+        if self._all_wild:
+            self._open_all_wild(out)
+            return
         reshuffled = 0
         light = self._faces[Side.LIGHT]
         while True:
@@ -1131,9 +1531,11 @@ class Game:
                 total += card_points[card]
             points[player] = total
         winner_id = self.players[winner]
-        if self.rules.scoring == "standard":
+        if self.rules.scoring != "alternative":
             awarded = {player: 0 for player in self.players}
-            awarded[winner_id] = sum(points.values())
+            # No Mercy: 250 more for each player knocked out during the hand.
+            bonus = variant_entry(self.rules.variant).knockout_bonus * len(self.knocked_out)
+            awarded[winner_id] = sum(points.values()) + bonus
         else:
             awarded = dict(points)
         for player, gained in awarded.items():
@@ -1155,7 +1557,8 @@ class Game:
             )
         )
         self.phase = Phase.ROUND_OVER
-        match_winner = self._match_winner()
+        one_hand = self.rules.scoring == "one_hand"
+        match_winner = winner_id if one_hand else self._match_winner()
         if match_winner is not None:
             self.match_winner = match_winner
             self.phase = Phase.MATCH_OVER
@@ -1207,13 +1610,15 @@ class Game:
             # hand it would inspect. (Resetting here left the victim owing nothing in PENALTY.)
             self.penalty_source = None
             self.penalty_challengeable = False
-        cards = self.hands.pop(seat)
+        # (No Mercy: a knocked-out player's set-aside hand goes into the draw pile with them.)
+        cards = self.hands.pop(seat) + self.set_aside.pop(seat)
         self.draw_pile[:0] = cards
         shuffle(self.rng, self.draw_pile)
         self.players.pop(seat)
         self.uno_declared.pop(seat)
         self.turn_log.pop(seat)
         self.received.pop(seat)
+        self.lost_turns.pop(seat)
         count = len(self.players)
         if self.uno_exposed == seat:
             self.uno_exposed = None
@@ -1221,6 +1626,8 @@ class Game:
             self.uno_exposed -= 1
         if self.penalty_source is not None and self.penalty_source > seat:
             self.penalty_source -= 1
+        self.uno_exposed_more = [s - (s > seat) for s in self.uno_exposed_more if s != seat]
+        self.knocked_out = [s - (s > seat) for s in self.knocked_out if s != seat]
         # The deal still passes to the player who sat after the one leaving.
         self.dealer = (self.dealer - (self.dealer >= seat)) % count
         if was_current:
@@ -1232,9 +1639,23 @@ class Game:
         if count < MIN_PLAYERS:
             self.phase = Phase.ABANDONED
             out.append(ev.GameAbandoned(tuple(self.players)))
+        elif self.knocked_out and self.phase not in TERMINAL_PHASES:
+            self._after_leaving_no_mercy(was_current, out)
         elif was_current:
             self._start_turn(self.current, out)
         return out
+
+    def _after_leaving_no_mercy(self, was_current: bool, out: list[ev.Event]) -> None:
+        # Only one player still in: they win the hand. Otherwise the turn goes on from a
+        # player still in.
+        still_in = [s for s in range(len(self.players)) if s not in self.knocked_out]
+        if len(still_in) == 1:
+            self._end_round(still_in[0], out)
+            return
+        while self.current in self.knocked_out:
+            self.current = (self.current + self.direction) % len(self.players)
+        if was_current:
+            self._start_turn(self.current, out)
 
     # ------------------------------------------------------------------ timeouts
 
@@ -1258,9 +1679,9 @@ class Game:
             held = Counter(faces[c].color for c in self.hands[seat] if faces[c].color is not None)
             choices = self._color_choices[self.side]
             return max(choices, key=lambda choice: held[choice.color])
-        others = [s for s in range(len(self.players)) if s != seat]
-        target = min(others, key=lambda s: len(self.hands[s]))
-        return SwapWith(self.players[target])
+        others = [s for s in range(len(self.players)) if s != seat and s not in self.knocked_out]
+        target = self.players[min(others, key=lambda s: len(self.hands[s]))]
+        return TargetDraw(target) if phase is Phase.DRAW_TARGET else SwapWith(target)
 
     def auto_play(self, player: str) -> list[ev.Event]:
         """Play ``player``'s timed-out turn: draw and pass, accept a penalty, choose for them."""
@@ -1269,7 +1690,8 @@ class Game:
             out.extend(self.apply(player, move))
             if move is PASS or move is ACCEPT or self.current_player != player:
                 break
-            if isinstance(move, Draw | ChooseColor | SwapWith) and self.phase is Phase.PLAY:
+            chosen = isinstance(move, Draw | ChooseColor | SwapWith | TargetDraw)
+            if chosen and self.phase is Phase.PLAY:
                 break
         return out
 
@@ -1302,6 +1724,11 @@ class Game:
             return "Choose a colour for your wild first."
         if phase is Phase.SWAP_TARGET:
             return "Choose whose hand to swap with first."
+        if phase is Phase.DRAW_TARGET:
+            return "Choose who draws two first."
+        if phase is Phase.PENALTY and self._no_mercy:
+            threshold = self.stack_threshold()
+            return f"Answer the stack first: take it, or stack a Draw Card of +{threshold} or more."
         if phase is Phase.PENALTY:
             return (
                 "Answer the draw card first: accept it"
@@ -1368,6 +1795,10 @@ class Game:
             self.penalty_challengeable,
             self.uno_declared,
             self.uno_exposed,
+            self.uno_exposed_more,
+            self.knocked_out,
+            self.set_aside,
+            self.lost_turns,
             self.turn_log,
             self.received,
         )

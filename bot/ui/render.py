@@ -34,6 +34,7 @@ from bot.engine import (
     PlayerView,
     RuleSet,
     SwapWith,
+    TargetDraw,
     public_view,
 )
 from bot.engine.cards import Color, Kind, Side
@@ -147,6 +148,17 @@ SHORT_SYMBOL = {
     Kind.WILD_SHUFFLE_HANDS: "W⤨",
     Kind.WILD_SWAP_HANDS: "W⇆",
     Kind.WILD_CUSTOMIZABLE: "W✎",
+    Kind.DRAW_FOUR: "+4",
+    Kind.DISCARD_ALL: "⇊",
+    Kind.WILD_REVERSE_DRAW_FOUR: "W⇄+4",
+    Kind.WILD_DRAW_SIX: "W+6",
+    Kind.WILD_DRAW_TEN: "W+10",
+    Kind.WILD_COLOR_ROULETTE: "W?",
+    Kind.WILD_REVERSE: "W⇄",
+    Kind.WILD_SKIP: "W⊘",
+    Kind.WILD_SKIP_TWO: "W⊘⊘",
+    Kind.WILD_TARGETED_DRAW_TWO: "W🎯+2",
+    Kind.WILD_FORCED_SWAP: "W⇅",
 }
 
 
@@ -469,7 +481,7 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
             TableClick(gid, "hand"), t(lang, "button.hand"), discord.ButtonStyle.primary, "🃏"
         ),
     ]
-    if any(seat.card_count <= 2 for seat in seats):
+    if any(seat.card_count <= 2 and seat.player not in view.knocked_out for seat in seats):
         # UNO! only matters once someone is down to two cards (called before the last play).
         label = t(lang, "button.uno")
         buttons.append(UnoButton(TableClick(gid, "uno"), label, discord.ButtonStyle.success, "📣"))
@@ -514,6 +526,10 @@ def _seat_line(
 ) -> str:
     """One player on the table: turn marker, name, card count, UNO call, score once anyone
     has points, and in Flip (with ``backs``) the backs of their cards everyone sees."""
+    if seat.player in view.knocked_out:
+        # No Mercy: out of the hand, struck through, with the cards set aside until a reshuffle.
+        aside = dict(view.set_aside).get(seat.player, 0)
+        return tn(lang, "table.seat.knocked_out", aside, name=f"~~{name(seat.player)}~~")
     marker = "▶ " if seat.player == view.current_player else ""
     parts = [f"{marker}{name(seat.player)} — {cards_count(lang, seat.card_count)}"]
     if seat.called_uno and seat.card_count == 1:
@@ -595,6 +611,8 @@ def move_button(
             return UnoButton(click, label, discord.ButtonStyle.danger, "⚖️")
         case SwapWith():
             return UnoButton(click, label)
+        case TargetDraw():
+            return UnoButton(click, label, discord.ButtonStyle.danger, "🎯")
         case CallUno():
             return UnoButton(click, label, discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
         case Catch():

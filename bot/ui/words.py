@@ -26,6 +26,7 @@ from bot.engine import (
     PlayerView,
     RuleSet,
     SwapWith,
+    TargetDraw,
 )
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS, Color, Kind, Side
@@ -240,6 +241,21 @@ def _narrate_one(lang: Lang, event: ev.Event, name: Namer) -> str | None:
         case ev.GameAbandoned():
             return t(lang, "event.abandoned")
         case _:
+            return _narrate_no_mercy(lang, event, name)
+
+
+def _narrate_no_mercy(lang: Lang, event: ev.Event, name: Namer) -> str | None:
+    """The events only No Mercy has."""
+    match event:
+        case ev.OpeningCardsIgnored(faces=faces):
+            return tn(lang, "event.opening_ignored", len(faces))
+        case ev.CardsDiscarded(player=p, faces=faces):
+            return tn(lang, "event.discarded_all", len(faces), name=name(p))
+        case ev.RouletteColorAsked(player=p):
+            return t(lang, "event.roulette_asked", name=name(p))
+        case ev.PlayerKnockedOut(player=p, cards=n):
+            return tn(lang, "event.knocked_out", n, name=name(p))
+        case _:
             return None
 
 
@@ -280,8 +296,14 @@ def turn_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         return t(lang, "prompt.choosing_color", name=who)
     if phase == "swap_target":
         return t(lang, "prompt.choosing_swap", name=who)
+    if phase == "draw_target":
+        return t(lang, "prompt.choosing_target", name=who)
     if phase == "drawn":
         return t(lang, "prompt.drawn", name=who)
+    if phase == "penalty" and view.stack_threshold:
+        return t(
+            lang, "prompt.stack", name=who, count=view.pending_draw, value=view.stack_threshold
+        )
     if phase == "penalty":
         if view.penalty_kind == Kind.WILD_DRAW_COLOR.value:
             return t(
@@ -327,11 +349,19 @@ def hand_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         if view.current_player is None:
             return t(lang, "hand.waiting.nobody")
         return t(lang, "hand.waiting", name=name(view.current_player))
+    if view.phase == "penalty" and view.stack_threshold:
+        # No Mercy: "+14 on you: stack a Draw Card of +6 or more, or take 14."
+        can_stack = any(isinstance(move, PlayCard) for move in view.legal_moves)
+        key = "hand.prompt.stack.answer" if can_stack else "hand.prompt.stack.take"
+        return t(lang, key, count=view.pending_draw, value=view.stack_threshold)
     if view.phase == "penalty":
         return t(lang, f"hand.prompt.penalty.{_penalty_answers(view)}")
+    if view.phase == "choose_color" and view.top.kind is Kind.WILD_COLOR_ROULETTE:
+        return t(lang, "hand.prompt.roulette")
     prompts = {
         "choose_color": "hand.prompt.choose_color",
         "swap_target": "hand.prompt.choose_swap",
+        "draw_target": "hand.prompt.choose_target",
         "drawn": "hand.prompt.drawn",
     }
     return t(lang, prompts.get(view.phase, "hand.prompt.play"))
@@ -361,6 +391,8 @@ def move_label(lang: Lang, move: Move, view: PlayerView, name: Namer) -> str:
             label = t(lang, "button.challenge")
         case SwapWith(target=target):
             label = t(lang, "button.swap_with", name=name(target))
+        case TargetDraw(target=target):
+            label = t(lang, "button.target_draw", name=name(target))
         case CallUno():
             label = t(lang, "button.uno")
         case Catch(target=target):
@@ -412,7 +444,13 @@ def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bo
         t(lang, f"summary.target.{rules.scoring}", target=rules.target),
         t(lang, timer, seconds=turn_timeout),
     ]
-    house = [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
+    # A rule the variant fixes (No Mercy always draws until playable) is no house rule there.
+    entry = variant_entry(rules.variant)
+    house = [
+        t(lang, key)
+        for key, name in HOUSE_KEYS.items()
+        if getattr(rules, name) and entry.offers(name)
+    ]
     if house:
         lines.append(t(lang, "summary.house", rules=", ".join(house)))
     else:
@@ -475,6 +513,7 @@ _FIXED_REFUSALS = {
     ),
     "Choose a colour for your wild first.": "illegal.choose_color_first",
     "Choose whose hand to swap with first.": "illegal.choose_swap_first",
+    "Choose who draws two first.": "illegal.choose_target_first",
     "Answer the draw card first: accept it.": "illegal.penalty.accept",
     "Answer the draw card first: accept it, challenge it.": "illegal.penalty.accept_challenge",
     "Answer the draw card first: accept it or stack a matching draw card.": (
@@ -489,6 +528,9 @@ _FIXED_REFUSALS = {
 }
 _NOT_YOUR_TURN = re.compile(r"It is not your turn: waiting for (?P<name>.+)\.", re.S)
 _TOO_LATE = re.compile(r"(?P<name>.+) cannot be caught: they called UNO or it is too late\.", re.S)
+_STACK_THRESHOLD = re.compile(
+    r"Answer the stack first: take it, or stack a Draw Card of \+(?P<value>[0-9]+) or more\."
+)
 _COLOR_VALUES = frozenset(color.value for color in Color)
 _NO_MATCH = re.compile(
     r"(?P<card>.+) does not match (?P<top>.+) \(colour in play: (?P<color>[a-z]+)\)\.", re.S
@@ -517,6 +559,8 @@ def illegal_move_text(lang: Lang, message: str) -> str:
         return t(lang, "illegal.not_your_turn", name=match["name"])
     if match := _TOO_LATE.fullmatch(message):
         return t(lang, "illegal.catch.too_late", name=match["name"])
+    if match := _STACK_THRESHOLD.fullmatch(message):
+        return t(lang, "illegal.penalty.stack_threshold", value=match["value"])
     if match := _NO_MATCH.fullmatch(message):
         faces = _faces_by_english_name()
         card, top = faces.get(match["card"]), faces.get(match["top"])

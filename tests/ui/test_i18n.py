@@ -39,7 +39,7 @@ from bot.ui.text import COLOR_EMOJI
 from cogs.leaderboard import LeaderboardCog
 from cogs.uno import UnoCog
 from tests.bot.conftest import make_settings
-from tests.ui.games import Played, name, play
+from tests.ui.games import NO_MERCY_TABLES, Played, name, play
 
 FI, SV, NB = Lang("fi"), Lang("sv"), Lang("nb")
 OTHERS = tuple(lang for lang in languages() if lang != ENGLISH)  # a new catalog is tested too
@@ -57,8 +57,20 @@ LANGUAGE_FREE = {
     "picture.uno",
     "summary.variant.flip",
     "board.variant.flip",
+    "summary.variant.nomercy",
+    "board.variant.nomercy",
+    "rules.nomercy.uno.title",
+    "summary.variant.allwild",
+    "board.variant.allwild",
+    "rules.allwild.uno.title",
+    "board.variant.junior",
+    "table.title.junior",
+    "rules.junior.uno.title",
     "cmd.uno.name",
     "cmd.uno.flip.name",
+    "cmd.uno.nomercy.name",
+    "cmd.uno.allwild.name",
+    "cmd.uno.junior.name",
     "rules.flip.uno.title",
     "rules.classic.uno.title",
     "art.flip",
@@ -83,12 +95,14 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "card.wild_draw_two",
         "card.wild_shuffle_hands",
         "card.wild_swap_hands",
+        "card.wild_reverse",
         "art.reverse",
         "art.wild",
         "art.wild_draw_four",
         "art.wild_draw_two",
         "art.wild_shuffle_hands",
         "art.wild_swap_hands",
+        "art.wild_reverse",
         "ai.difficulty.normal",
         "choice.normal",
         "button.hand",
@@ -105,6 +119,9 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "button.start",
         "cmd.uno.flip.start.name",
         "cmd.uno.classic.start.name",
+        "cmd.uno.nomercy.start.name",
+        "cmd.uno.allwild.start.name",
+        "cmd.uno.junior.start.name",
         "cmd.uno.status.name",
         "opt.variant.name",
     },
@@ -185,6 +202,12 @@ def fill(template: str) -> str:
 def played() -> Played:
     """Seeded random matches of every table kind (played once for this module)."""
     return play()
+
+
+@pytest.fixture(scope="module")
+def played_no_mercy() -> Played:
+    """Seeded random No Mercy games (apart, so the recorded English of ``played`` stays)."""
+    return play(tables=NO_MERCY_TABLES)
 
 
 # ---------------------------------------------------------------------- completeness
@@ -304,16 +327,19 @@ EVERY_EVENT_KIND = set(get_args(ev.Event))
 RARE_EVENTS: list[ev.Event] = [ev.DrawStopped("p1")]
 
 
-def test_the_seeded_games_meet_every_event_kind(played: Played) -> None:
+def test_the_seeded_games_meet_every_event_kind(played: Played, played_no_mercy: Played) -> None:
     """Random play plus the hand-built rare events cover every kind of engine event."""
-    seen = {type(event) for batch in played.batches for event in batch}
+    batches = [*played.batches, *played_no_mercy.batches]
+    seen = {type(event) for batch in batches for event in batch}
     assert seen | {type(event) for event in RARE_EVENTS} == EVERY_EVENT_KIND
 
 
 @pytest.mark.parametrize("lang", languages())
-def test_every_event_is_narrated_in_every_language(lang: Lang, played: Played) -> None:
+def test_every_event_is_narrated_in_every_language(
+    lang: Lang, played: Played, played_no_mercy: Played
+) -> None:
     """Every batch of every seeded game narrates, line for line as many lines as in English."""
-    for batch in [*played.batches, RARE_EVENTS]:
+    for batch in [*played.batches, *played_no_mercy.batches, RARE_EVENTS]:
         lines = words.narrate(lang, batch, name)
         assert all(line.strip() for line in lines)
         assert len(lines) == len(words.narrate(ENGLISH, batch, name))
@@ -338,10 +364,10 @@ ENGLISH_NOTICES = "bd736e4277d0df8920bb312db0a9ca1214669dd1d2778c2179031523fc0cc
 
 
 def british(english: str) -> str:
-    """The engine's English as the bot words it: one spelling ("Wild Draw Colour") and the
-    list of answers with its "or" (issue 31)."""
+    """The engine's English as the bot words it: one spelling ("Wild Draw Colour", "Wild Colour
+    Roulette") and the list of answers with its "or" (issue 31)."""
     english = english.replace("accept it, challenge it.", "accept it or challenge it.")
-    return english.replace("Draw Color", "Draw Colour")
+    return english.replace("Draw Color", "Draw Colour").replace("Color Roulette", "Colour Roulette")
 
 
 def test_english_narration_is_unchanged(played: Played) -> None:
@@ -459,9 +485,11 @@ def test_card_names_are_lower_case_inside_sentences(lang: Lang, played: str) -> 
 
 
 @pytest.mark.parametrize("lang", languages())
-def test_every_view_prompt_and_move_label(lang: Lang, played: Played) -> None:
+def test_every_view_prompt_and_move_label(
+    lang: Lang, played: Played, played_no_mercy: Played
+) -> None:
     """Prompts and labels render for every seat of every seeded game, within 80 characters."""
-    for game in played.games:
+    for game in [*played.games, *played_no_mercy.games]:
         for player in [None, *game.players]:
             view = view_for(game, player) if player else public_view(game)
             shown = [words.turn_prompt(lang, view, name)]
@@ -536,10 +564,10 @@ def test_rules_summary(rules: RuleSet, before: str) -> None:
         assert english_words(lang, words.rules_summary(lang, rules, 45, True)) == set()
 
 
-def test_refusals_are_recognised(played: Played) -> None:
+def test_refusals_are_recognised(played: Played, played_no_mercy: Played) -> None:
     """Every engine refusal met in play reads the same in English and has its own key."""
     generic = "That move is not possible right now."
-    for message in played.refusals:
+    for message in played.refusals | played_no_mercy.refusals:
         assert words.illegal_move_text(ENGLISH, message) == british(message)
         if message != generic:
             assert words.illegal_move_text(FI, message) != t(FI, "illegal.not_possible")
@@ -589,7 +617,7 @@ def test_texts_fit_discord_limits(lang: Lang) -> None:
 
 
 @pytest.mark.parametrize("lang", languages())
-@pytest.mark.parametrize("variant", ["flip", "classic"])
+@pytest.mark.parametrize("variant", ["flip", "classic", "nomercy", "allwild", "junior"])
 def test_rules_fit_one_embed(lang: Lang, variant: str) -> None:
     """/uno rules fits one embed, with room left for the "This game" field."""
     rules = words.rules_text(lang, variant)
@@ -687,6 +715,9 @@ def test_command_names_in_texts_are_the_localized_ones() -> None:
     commands_named = (
         ("cmd.uno.name", "cmd.uno.flip.name", "cmd.uno.flip.start.name"),
         ("cmd.uno.name", "cmd.uno.classic.name", "cmd.uno.classic.start.name"),
+        ("cmd.uno.name", "cmd.uno.nomercy.name", "cmd.uno.nomercy.start.name"),
+        ("cmd.uno.name", "cmd.uno.allwild.name", "cmd.uno.allwild.start.name"),
+        ("cmd.uno.name", "cmd.uno.junior.name", "cmd.uno.junior.start.name"),
         ("cmd.uno.name", "cmd.uno.leave.name"),
         ("cmd.uno.name", "cmd.uno.end.name"),
         ("cmd.leaderboard.name",),

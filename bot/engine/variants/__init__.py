@@ -18,15 +18,20 @@ New kinds of card also need their effect in ``game.py``, their notation, words a
 
 from __future__ import annotations
 
+from .allwild import ALL_WILD
 from .classic import CLASSIC
 from .flip import FLIP
+from .junior import JUNIOR
+from .nomercy import NO_MERCY
 from .spec import WHOLE_DECK, DeckSpec, RuleOption, Variant, VariantWords, each_color
 
 # A key of VARIANTS, as RuleSet.variant, saved games and the store hold it.
 VariantKey = str
 
 # Every variant by key, in the order menus list them (the first is the default).
-VARIANTS: dict[str, Variant] = {entry.key: entry for entry in (FLIP, CLASSIC)}
+VARIANTS: dict[str, Variant] = {
+    entry.key: entry for entry in (FLIP, CLASSIC, NO_MERCY, ALL_WILD, JUNIOR)
+}
 DEFAULT_VARIANT = next(iter(VARIANTS))
 
 
@@ -43,9 +48,12 @@ def variant(key: str) -> Variant:
 
 
 __all__ = [
+    "ALL_WILD",
     "CLASSIC",
     "DEFAULT_VARIANT",
     "FLIP",
+    "JUNIOR",
+    "NO_MERCY",
     "VARIANTS",
     "WHOLE_DECK",
     "DeckSpec",

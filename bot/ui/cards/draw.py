@@ -55,6 +55,10 @@ _PLUS: dict[Kind, str] = {
     Kind.WILD_DRAW_TWO: "+2",
     Kind.WILD_DRAW_FOUR: "+4",
     Kind.WILD_DRAW_COLOR: "+?",
+    Kind.DRAW_FOUR: "+4",
+    Kind.WILD_REVERSE_DRAW_FOUR: "+4",
+    Kind.WILD_DRAW_SIX: "+6",
+    Kind.WILD_DRAW_TEN: "+10",
 }
 
 
@@ -114,6 +118,17 @@ ENGLISH_CARD_WORDS = CardWords(
         (Kind.WILD_SHUFFLE_HANDS, "SHUFFLE"),
         (Kind.WILD_SWAP_HANDS, "SWAP"),
         (Kind.WILD_CUSTOMIZABLE, "CUSTOM"),
+        (Kind.DRAW_FOUR, "DRAW FOUR"),
+        (Kind.DISCARD_ALL, "DISCARD ALL"),
+        (Kind.WILD_REVERSE_DRAW_FOUR, "REVERSE +4"),
+        (Kind.WILD_DRAW_SIX, "DRAW SIX"),
+        (Kind.WILD_DRAW_TEN, "DRAW TEN"),
+        (Kind.WILD_COLOR_ROULETTE, "ROULETTE"),
+        (Kind.WILD_REVERSE, "REVERSE"),
+        (Kind.WILD_SKIP, "SKIP"),
+        (Kind.WILD_SKIP_TWO, "SKIP TWO"),
+        (Kind.WILD_TARGETED_DRAW_TWO, "TARGET +2"),
+        (Kind.WILD_FORCED_SWAP, "SWAP"),
     ),
     # Pink and purple share an initial, so cards carry the whole word.
     colors=tuple((color, color.value.upper()) for color in Color),
@@ -363,19 +378,83 @@ def _symbol(pen: Pen, face: Face, x: float, y: float, r: float, fill: RGB) -> No
         _reverse(pen, x, y, r * 0.85, fill)
     elif face.kind is Kind.FLIP:
         _flip(pen, x, y, r)
+    elif face.kind is Kind.DISCARD_ALL:
+        _fan(pen, x, y, r, fill)
+
+
+def _fan(pen: Pen, x: float, y: float, r: float, fill: RGB) -> None:
+    """Three cards fanned out: No Mercy's Discard All sign (a hand thrown away)."""
+    w, h = r * 0.55, r * 0.85
+    for angle in (-25, 0, 25):
+        a = math.radians(angle)
+        cx, cy = x + math.sin(a) * r * 0.35, y - math.cos(a) * r * 0.05
+        corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)]
+        pts = [
+            (
+                pen.px(cx + px * math.cos(a) - py * math.sin(a)),
+                pen.px(cy + px * math.sin(a) + py * math.cos(a)),
+            )
+            for px, py in corners
+        ]
+        pen.draw.polygon(pts, fill=fill, outline=INK, width=max(1, pen.px(r * 0.07)))
 
 
 def _wild_sign(pen: Pen, kind: Kind, x: float, y: float, r: float) -> None:
     """A special wild's sign, +N or a drawn symbol (a plain Wild has none). Never a letter:
     the emoji and the fanned cards carry no word, so one picture serves every language."""
-    if kind in _PLUS:
+    if kind is Kind.WILD_REVERSE_DRAW_FOUR:
+        # The Reverse arrows above its +4, so it differs from a Wild Draw Four at a glance.
+        _reverse(pen, x, y - r * 0.32, r * 0.4, WHITE)
+        pen.text(x, y + r * 0.3, _PLUS[kind], r * 0.7, WHITE, r * 0.08)
+    elif kind in _PLUS:
         pen.text(x, y, _PLUS[kind], r * 0.95, WHITE, r * 0.1)
+    elif kind is Kind.WILD_COLOR_ROULETTE:
+        pen.text(x, y, "?", r * 1.1, WHITE, r * 0.1)
+    elif kind in _ALL_WILD_SIGNS:
+        _all_wild_sign(pen, kind, x, y, r)
     elif kind is Kind.WILD_SWAP_HANDS:
         _reverse(pen, x, y, r * 0.55, WHITE)
     elif kind is Kind.WILD_SHUFFLE_HANDS:
         _shuffle(pen, x, y, r * 0.55, WHITE)
     elif kind is Kind.WILD_CUSTOMIZABLE:
         _pencil(pen, x, y, r * 0.6, WHITE)
+
+
+# All Wild's own kinds: told apart by their sign alone, since every card has the same wheel.
+_ALL_WILD_SIGNS = frozenset(
+    {
+        Kind.WILD_REVERSE,
+        Kind.WILD_SKIP,
+        Kind.WILD_SKIP_TWO,
+        Kind.WILD_TARGETED_DRAW_TWO,
+        Kind.WILD_FORCED_SWAP,
+    }
+)
+
+
+def _all_wild_sign(pen: Pen, kind: Kind, x: float, y: float, r: float) -> None:
+    """All Wild's signs: the Reverse arrows, one or two Skip signs, +2 in a target's ring, and
+    two arrows crossing up and down for the Forced Swap (Swap Hands' arrows lie flat)."""
+    if kind is Kind.WILD_REVERSE:
+        _reverse(pen, x, y, r * 0.75, WHITE)
+    elif kind is Kind.WILD_SKIP:
+        _skip(pen, x, y, r * 0.5, WHITE, r * 0.16)
+    elif kind is Kind.WILD_SKIP_TWO:
+        _skip(pen, x - r * 0.36, y, r * 0.34, WHITE, r * 0.12)
+        _skip(pen, x + r * 0.36, y, r * 0.34, WHITE, r * 0.12)
+    elif kind is Kind.WILD_TARGETED_DRAW_TWO:
+        ring = r * 0.72
+        pen.draw.ellipse(
+            pen.box(x - ring, y - ring, x + ring, y + ring), outline=INK, width=pen.px(r * 0.16)
+        )
+        pen.draw.ellipse(
+            pen.box(x - ring, y - ring, x + ring, y + ring), outline=WHITE, width=pen.px(r * 0.08)
+        )
+        pen.text(x, y, "+2", r * 0.6, WHITE, r * 0.07)
+    else:  # Wild Forced Swap
+        thick = r * 0.16
+        _arrow(pen, x - r * 0.3, y + r * 0.6, x - r * 0.3, y - r * 0.6, thick, WHITE)
+        _arrow(pen, x + r * 0.3, y - r * 0.6, x + r * 0.3, y + r * 0.6, thick, WHITE)
 
 
 def _wild_centre(
@@ -502,12 +581,14 @@ def _emoji_sign(pen: Pen, face: Face) -> None:
         _reverse(pen, 50, 52, 40, WHITE)
     elif face.kind is Kind.FLIP:
         _flip(pen, 50, 52, 50)
+    elif face.kind is Kind.DISCARD_ALL:
+        _fan(pen, 50, 54, 52, WHITE)
 
 
 def _emoji_wild_sign(pen: Pen, kind: Kind) -> None:
     """A special wild's sign over its wheel, as large as the emoji allows (a plain Wild has
     none: the wheel alone)."""
-    if kind in _PLUS:
+    if kind in _PLUS and kind is not Kind.WILD_REVERSE_DRAW_FOUR:
         pen.text(50, 52, _PLUS[kind], 56, WHITE, 6)
     elif kind is Kind.WILD_SWAP_HANDS:
         _reverse(pen, 50, 52, 36, WHITE)
@@ -515,6 +596,9 @@ def _emoji_wild_sign(pen: Pen, kind: Kind) -> None:
         _shuffle(pen, 50, 52, 36, WHITE)
     elif kind is Kind.WILD_CUSTOMIZABLE:
         _pencil(pen, 50, 50, 40, WHITE)
+    else:
+        # The newer games' wilds (Reverse +4, Roulette, ...): the card's own sign, emoji-sized.
+        _wild_sign(pen, kind, 50, 52, 60)
 
 
 def draw_mini(face: Face | None, side: Side | None, palette: Palette, height: int) -> Image.Image:
