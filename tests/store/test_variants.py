@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine import Phase, RuleSet, dumps
 from bot.engine.simulate import RandomAgent
-from bot.engine.variants import VARIANTS
+from bot.engine.variants import VARIANTS, UnknownVariant
 from bot.persistence import Persistence
 from bot.store import Store
 
@@ -82,3 +82,10 @@ async def test_junior_scores_no_points(store: Store) -> None:
     await play_one_round(Persistence(store), "junior")
     awarded = await query(store, "SELECT SUM(points_awarded), SUM(hand_points) FROM round_scores")
     assert awarded == [(0, 0)]
+
+
+async def test_an_unregistered_variant_is_refused(store: Store) -> None:
+    """create_game refuses a key the registry does not hold and writes nothing."""
+    with pytest.raises(UnknownVariant):
+        await new_game(store, variant="speed")
+    assert await query(store, "SELECT COUNT(*) FROM games") == [(0,)]
