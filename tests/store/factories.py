@@ -90,14 +90,14 @@ async def table_counts(store: Store) -> dict[str, int]:
     }
 
 
-def started_table(seed: int = 0) -> TableState:
-    """A real table: Anna hosts, Ben joins, a classic game to 10,000 is dealt."""
+def started_table(seed: int = 0, rules: RuleSet | None = None) -> TableState:
+    """A real table: Anna hosts, Ben joins, ``rules`` (a classic game to 10,000) is dealt."""
     table = TableState(
         "s1",
         GUILD,
         CHANNEL,
         Seat(str(ANNA), "Anna"),
-        RuleSet(variant="classic", target=10_000),
+        rules or RuleSet(variant="classic", target=10_000),
         60,
         30,
         datetime(2026, 1, 1, tzinfo=UTC),

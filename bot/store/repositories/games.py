@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.engine.variants import variant as registered_variant
+
 from ..backend import Backend, Connection, Row
 from ..errors import GameNotFoundError, GameNotLiveError
 from ..models import GameRecord, RoundRecord, Variant, is_computer, storable_text
@@ -123,7 +125,10 @@ class GameRepository:
         Computer players sit with negative ids (see store_player_id). The same transaction
         writes the optional first ``(state_json, ui_json)`` snapshot and deletes the channel's
         saved lobby of ``lobby_session_id``: the game takes over from its lobby all at once.
+        A ``variant`` the engine's registry does not hold raises UnknownVariant (the tables
+        keep no list of variants, so that a new one needs no migration).
         """
+        registered_variant(variant)
         if len({player_id for player_id, _ in players}) != len(players):
             raise ValueError("a player is seated twice")
 
