@@ -18,6 +18,7 @@ from .memory import (
     stop_freezing,
 )
 from .persistence import Persistence
+from .servers import ServerSettingsBook
 from .sessions import SessionManager
 from .store import Shards, Store, describe_url, open_store
 
@@ -55,8 +56,10 @@ class UnoBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
-        self.sessions = SessionManager(self, settings)
+        # Built once the store is open (setup_hook), each handed what it needs.
         self._store: Store | None = None
+        self._servers: ServerSettingsBook | None = None
+        self._sessions: SessionManager | None = None
         self._invite_logged = False
         # Why this process stopped serving its shards (another process took one), or None.
         self.shards_lost: str | None = None
@@ -69,30 +72,50 @@ class UnoBot(commands.AutoShardedBot):
             raise RuntimeError("the store is not open (setup_hook has not run)")
         return self._store
 
+    @property
+    def servers(self) -> ServerSettingsBook:
+        """Each server's /uno settings, read once and kept (from setup_hook on)."""
+        if self._servers is None:
+            raise RuntimeError("the settings book needs the store (setup_hook has not run)")
+        return self._servers
+
+    @property
+    def sessions(self) -> SessionManager:
+        """Every table of this process (from setup_hook on)."""
+        if self._sessions is None:
+            raise RuntimeError("the sessions need the store (setup_hook has not run)")
+        return self._sessions
+
+    def build_services(self, store: Store) -> SessionManager:
+        """The services over an open ``store``, each built once and handed what it needs:
+        the settings book, persistence and the session manager."""
+        self._store = store
+        self._servers = ServerSettingsBook(store)
+        self._sessions = SessionManager(self, self.settings, Persistence(store), self._servers)
+        return self._sessions
+
     async def setup_hook(self) -> None:
         """Open the store, restore games and lobbies, load the cogs, sync the commands."""
         log.info("%s", ENGINE.describe())
         url = self.settings.store_url
-        self._store = await open_store(url, synchronous=self.settings.db_synchronous)
+        store = self._store = await open_store(url, synchronous=self.settings.db_synchronous)
         log.info("store open: %s", describe_url(url))
         if self.settings.shard_count and self.settings.shard_id_list is not None:
             shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
             # ShardTakenError: another process runs them.
-            await self._store.claim_shards(
+            await store.claim_shards(
                 shards,
                 lease_timeout=self.settings.shard_lease_timeout,
                 on_lost=self._shards_taken,
             )
             log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
-        persistence = Persistence(self._store)
-        self.sessions.persistence = persistence
-        self.sessions.servers.store = self._store
-        kept = await self.sessions.servers.load_all()
+        sessions = self.build_services(store)
+        kept = await self.servers.load_all()
         log.info("%d servers have settings of their own", kept)
         # Only the rows are read here; the tables come back in the background once the bot is
         # connected, so clicks are answered from the start (one on a table not back yet
         # restores that table first).
-        games, lobbies = await self.sessions.read_saved(persistence)
+        games, lobbies = await sessions.read_saved()
         log.info("resuming %d live games and %d open lobbies", games, lobbies)
         # The hand's card emoji: found by name or created in the background (a REST call per
         # missing one); until then, or if Discord refuses, buttons show colour emoji. Other
@@ -179,9 +202,15 @@ class UnoBot(commands.AutoShardedBot):
         if self._stopping is not None and self._stopping is not asyncio.current_task():
             await asyncio.shield(self._stopping)  # already stopping: its shards were taken
             return
-        await self.sessions.shutdown()
+        if self._sessions is not None:
+            await self._sessions.shutdown()
         stop_freezing()
         await super().close()
         if self._store is not None:
             await self._store.close()
             self._store = None
+
+
+# An interaction with this bot: ``interaction.client`` is the ``UnoBot`` (the cogs' type; the
+# rooms below the client read it through protocols of their own).
+UnoInteraction = discord.Interaction[UnoBot]

@@ -9,18 +9,25 @@ validation, never stored. Timers and the catch rate left at None follow the host
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName, Settings, setting_range
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring, Variant
+from bot.languages import LANGUAGE_CODES
 
 # The ranges a server may choose (the start option and the config file use the same ones).
 TARGET_MIN, TARGET_MAX = 50, 5000
-LANGUAGE_CODES = ("en", "fi", "sv", "nb")
 Palette = PaletteName  # one list of palettes: the config's
 MAX_CHANNELS = 25  # a channel select holds at most 25 choices
 
@@ -71,13 +78,20 @@ class ServerSettings(BaseModel):
     ai_takeover: bool = False
     ai_catch_rate: float | None = Field(default=None, ge=0.0, le=1.0)
     # Public messages: "" follows the host's setting, else the server's own locale.
-    language: Literal["", "en", "fi", "sv", "nb"] = ""
+    language: str = ""
     # The table's look; None: the host's config file decides (its pictures and palette).
     pictures: bool | None = None
     palette: Palette | None = None
     # Where games may be started (empty: every channel) and who may end any game.
     channels: tuple[int, ...] = Field(default=(), max_length=MAX_CHANNELS)
     moderator_role: int | None = Field(default=None, ge=1)
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in CHOICES["language"]:
+            raise ValueError(f"not one of {', '.join(CHOICES['language'])}")
+        return value
 
     @model_validator(mode="after")
     def _check_rules(self) -> ServerSettings:

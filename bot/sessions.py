@@ -558,20 +558,26 @@ def _what(interaction: Interaction) -> str:
 class SessionManager:
     """Every session of this bot, by channel and by id; spawns their background tasks."""
 
-    def __init__(self, bot: Messenger, settings: Settings) -> None:
-        """An empty manager that talks to Discord through ``bot``."""
+    def __init__(
+        self,
+        bot: Messenger,
+        settings: Settings,
+        persistence: Persistence | None,
+        servers: ServerSettingsBook,
+    ) -> None:
+        """An empty manager that talks to Discord through ``bot``, saves through
+        ``persistence`` (None: nothing is saved) and reads each server's settings from
+        ``servers``."""
         self.bot = bot
         self.settings = settings
+        self.persistence = persistence
+        self.servers = servers
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
         # Rows read at start-up and not restored yet, by channel, the newest saved last.
         self._unrestored_games: dict[int, LiveGame] = {}
         self._unrestored_lobbies: dict[int, SavedLobby] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        # Installed by the bot once the store is open; without it nothing is saved.
-        self.persistence: Persistence | None = None
-        # Each server's /uno settings, read once and kept (its store is installed with it).
-        self.servers = ServerSettingsBook()
         self.thinker = Thinker()
         # Every table edit of this process goes through one budget (Discord's global limit),
         # the share of its shards when it is one process of a shard cluster.
@@ -672,12 +678,14 @@ class SessionManager:
         self.by_channel[session.channel_id] = session
         self.by_id[session.id] = session
 
-    async def read_saved(self, persistence: Persistence) -> tuple[int, int]:
+    async def read_saved(self) -> tuple[int, int]:
         """Read every saved game and lobby (restored later by ``restore_saved``, or at once
         when its channel is used); returns how many of each.
 
         A lobby saved for a channel that has a live game lost the channel to it: dropped.
         """
+        persistence = self.persistence
+        assert persistence is not None, "a bot without a store has nothing saved"
         saved = await persistence.read_saved()
         # The most recently saved games first: the likeliest to be clicked soon.
         games = sorted(saved.games, key=lambda live: live.saved_at or live.game.updated_at)

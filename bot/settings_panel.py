@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -31,9 +31,9 @@ from bot.servers import ServerSettingsBook
 from bot.store import StoreError
 from bot.ui import words
 from bot.ui.buttons import RETIRED_BUTTON, SETTINGS_ID, SettingsClick, parse_settings
-from bot.ui.i18n import Lang, format_number, resolve, t
+from bot.ui.i18n import Lang, format_number, t
 from bot.ui.render import add_field
-from bot.ui.respond import Interaction, button_view, edit_in_place, reply, safe_name
+from bot.ui.respond import Answering, Interaction, button_view, edit_in_place, reply, safe_name
 from bot.ui.text import fit
 
 log = logging.getLogger(__name__)
@@ -46,9 +46,34 @@ DIGITS = re.compile(r"\d{1,20}")
 MODAL_TIMEOUT = 900
 
 
+class PanelHost(Protocol):
+    """What the panel needs of ``interaction.client`` (``UnoBot`` is one)."""
+
+    @property
+    def settings(self) -> Settings:
+        """The host's config."""
+        ...
+
+    @property
+    def servers(self) -> ServerSettingsBook:
+        """Each server's settings."""
+        ...
+
+    @property
+    def sessions(self) -> Answering:
+        """Who says the reader's language."""
+        ...
+
+
+def host(interaction: Interaction) -> PanelHost:
+    """The bot the panel runs in."""
+    client: PanelHost = interaction.client
+    return client
+
+
 def reader(interaction: Interaction) -> Lang:
-    """The language of the panel: the user's, else the server's, else English."""
-    return resolve(interaction.locale, interaction.guild_locale)
+    """The language of the panel: the bot's one rule for an answer only this person sees."""
+    return host(interaction).sessions.reader(interaction)
 
 
 def may_change(interaction: Interaction) -> bool:
@@ -206,7 +231,7 @@ async def show_panel(interaction: Interaction, config: Settings, *, reset: bool 
         key = "settings.not_in_server" if interaction.guild_id is None else "settings.not_allowed"
         await reply(interaction, t(lang, key))
         return
-    book = _book(interaction)
+    book = host(interaction).servers
     assert interaction.guild_id is not None
     server = await book.get(interaction.guild_id)
     notice = None
@@ -223,11 +248,6 @@ async def show_panel(interaction: Interaction, config: Settings, *, reset: bool 
     )
 
 
-def _book(interaction: Interaction) -> ServerSettingsBook:
-    book: ServerSettingsBook = interaction.client.sessions.servers
-    return book
-
-
 async def _opened(
     interaction: Interaction, lang: Lang
 ) -> tuple[ServerSettingsBook, ServerSettings] | None:
@@ -236,7 +256,7 @@ async def _opened(
     if not may_change(interaction):
         await reply(interaction, t(lang, "settings.not_allowed"))
         return None
-    book = _book(interaction)
+    book = host(interaction).servers
     assert interaction.guild_id is not None
     return book, await book.get(interaction.guild_id)
 
@@ -304,7 +324,7 @@ class SettingsControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=SET
             return
         book, server = opened
         control = self.click.control
-        config: Settings = interaction.client.settings
+        config = host(interaction).settings
         if control == "numbers":
             await interaction.response.send_modal(NumbersModal(lang, server))
             return
@@ -430,7 +450,7 @@ class _NumbersForm(discord.ui.Modal):
         except SettingRefused as refused:
             await reply(interaction, refusal_text(lang, refused))
             return
-        await _apply(interaction, lang, book, new, interaction.client.settings)
+        await _apply(interaction, lang, book, new, host(interaction).settings)
 
 
 class NumbersModal(_NumbersForm):

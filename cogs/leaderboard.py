@@ -12,11 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import UnoBot
+from bot.client import UnoBot, UnoInteraction
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.ui import words
-from bot.ui.i18n import Lang, format_number, resolve, t, tn
+from bot.ui.i18n import Lang, format_number, t, tn
 from bot.ui.respond import Interaction, button_view, reply, safe_name
 
 log = logging.getLogger(__name__)
@@ -65,14 +65,14 @@ def option_refusal(lang: Lang, **chosen: str) -> str | None:
     return None
 
 
-def server_language(bot: UnoBot, interaction: Interaction) -> Lang:
+def server_language(bot: UnoBot, interaction: UnoInteraction) -> Lang:
     """The language of a public standings message: the server's."""
     return bot.sessions.server_language(interaction)
 
 
-def reader_language(bot: UnoBot, interaction: Interaction) -> Lang:
-    """The language of a private answer: the user's, else the server's."""
-    return resolve(interaction.locale, server_language(bot, interaction))
+def reader_language(bot: UnoBot, interaction: UnoInteraction) -> Lang:
+    """The language of a private answer: the bot's one rule (``SessionManager.reader``)."""
+    return bot.sessions.reader(interaction)
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,7 @@ def board_view(query: BoardQuery, board: LeaderboardPage) -> discord.ui.View | N
 
 
 async def board_message(
-    bot: UnoBot, interaction: Interaction, query: BoardQuery
+    bot: UnoBot, interaction: UnoInteraction, query: BoardQuery
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """Read the page and the viewer's rank (within the deadline) and render both."""
     guild_id = query.guild_id if query.scope == "guild" else None
@@ -314,7 +314,7 @@ class LeaderboardCog(commands.Cog):
     @app_commands.choices(sort=SORT_CHOICES)
     async def leaderboard(
         self,
-        interaction: Interaction,
+        interaction: UnoInteraction,
         scope: ScopeChoice = "server",
         variant: VariantChoice = "all",
         sort: str = "points",
@@ -347,7 +347,7 @@ class LeaderboardCog(commands.Cog):
     )
     async def stats(
         self,
-        interaction: Interaction,
+        interaction: UnoInteraction,
         user: discord.User | None = None,
         scope: ScopeChoice = "server",
         public: bool = False,

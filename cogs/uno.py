@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.client import UnoBot
+from bot.client import UnoBot, UnoInteraction
 from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring, Variant
@@ -135,15 +135,15 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         self.bot.remove_dynamic_items(UnoButton, SettingsControl)
         await self.bot.tree.set_translator(None)
 
-    def _session(self, interaction: Interaction) -> GameSession | None:
+    def _session(self, interaction: UnoInteraction) -> GameSession | None:
         # During start-up's restore, the channel's saved table comes back first.
         return self.sessions.in_channel(interaction.channel_id)
 
-    def _reader(self, interaction: Interaction) -> Lang:
+    def _reader(self, interaction: UnoInteraction) -> Lang:
         """The language of a private answer to ``interaction``."""
         return self.sessions.reader(interaction)
 
-    async def _hosted_session(self, interaction: Interaction, action: str) -> GameSession | None:
+    async def _hosted_session(self, interaction: UnoInteraction, action: str) -> GameSession | None:
         """The channel's session if the user hosts it; else None, and the user is told why
         (``action``: the ``cmd.reply.only_host.*`` key's last part)."""
         session = self._session(interaction)
@@ -161,7 +161,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     @app_commands.describe(**COMMON_OPTIONS)
     async def flip_start(
         self,
-        interaction: Interaction,
+        interaction: UnoInteraction,
         target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
         scoring: Scoring | None = None,
         stacking: bool | None = None,
@@ -197,7 +197,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     )
     async def classic_start(
         self,
-        interaction: Interaction,
+        interaction: UnoInteraction,
         target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
         scoring: Scoring | None = None,
         stacking: bool | None = None,
@@ -231,7 +231,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         )
 
     async def _start(
-        self, interaction: Interaction, lobby: LobbyOptions, variant: Variant, **options: Any
+        self, interaction: UnoInteraction, lobby: LobbyOptions, variant: Variant, **options: Any
     ) -> None:
         lang = self._reader(interaction)
         if interaction.channel_id is None or interaction.guild_id is None:
@@ -245,7 +245,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         if existing is not None:
             await reply(interaction, t(lang, "cmd.reply.start.already_open", url=existing.jump_url))
             return
-        server = await self.sessions.servers.get(interaction.guild_id)
+        server = await self.bot.servers.get(interaction.guild_id)
         # A thread counts as its channel.
         parent = getattr(interaction.channel, "parent_id", None)
         if server.channels and not {interaction.channel_id, parent} & set(server.channels):
@@ -288,7 +288,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     # ------------------------------------------------------------------ in-game commands
 
     @app_commands.command(name="hand", description="Show your hand (only you can see it)")
-    async def hand(self, interaction: Interaction) -> None:
+    async def hand(self, interaction: UnoInteraction) -> None:
         """Reopen your ephemeral hand."""
         session = self._session(interaction)
         if session is None or session.state.game is None:
@@ -298,7 +298,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         await self.sessions.run(interaction, session, lambda: session.on_table(interaction, hand))
 
     @app_commands.command(name="status", description="Show this channel's game (only to you)")
-    async def status(self, interaction: Interaction) -> None:
+    async def status(self, interaction: UnoInteraction) -> None:
         """The table or lobby, shown ephemerally."""
         session = self._session(interaction)
         if session is None:
@@ -309,7 +309,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             await interaction.response.send_message(embed=shown.embed, ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of the game in this channel")
-    async def rules(self, interaction: Interaction) -> None:
+    async def rules(self, interaction: UnoInteraction) -> None:
         """The rules of the variant in the reader's language, plus this game's settings."""
         lang = self._reader(interaction)
         session = self._session(interaction)
@@ -325,7 +325,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="leave", description="Leave the lobby or game in this channel")
-    async def leave(self, interaction: Interaction) -> None:
+    async def leave(self, interaction: UnoInteraction) -> None:
         """Leave; in a game your cards go back into the draw pile."""
         session = self._session(interaction)
         if session is None:
@@ -340,7 +340,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     @app_commands.command(name="kick", description="Host: remove a player from this game")
     @app_commands.describe(player="The player to remove")
-    async def kick(self, interaction: Interaction, player: discord.Member) -> None:
+    async def kick(self, interaction: UnoInteraction, player: discord.Member) -> None:
         """Remove a player (host only)."""
         session = await self._hosted_session(interaction, "kick")
         if session is None:
@@ -358,7 +358,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         name="remove-ai", description="Host: take a computer player out of the lobby or game"
     )
     @app_commands.describe(name="The computer player (default: the one added last)")
-    async def remove_ai(self, interaction: Interaction, name: str | None = None) -> None:
+    async def remove_ai(self, interaction: UnoInteraction, name: str | None = None) -> None:
         """Remove a computer player (host only); in a game its cards go back into the pile."""
         if name is not None and len(name) > MAX_AI_NAME:
             await reply(interaction, t(self._reader(interaction), "cmd.reply.remove_ai.too_long"))
@@ -386,7 +386,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     @remove_ai.autocomplete("name")
     async def _computer_players(
-        self, interaction: Interaction, current: str
+        self, interaction: UnoInteraction, current: str
     ) -> list[app_commands.Choice[str]]:
         session = self._session(interaction)
         if session is None:
@@ -399,7 +399,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         ][:25]
 
     async def _remove(
-        self, session: GameSession, interaction: Interaction, user_id: int, reason: str
+        self, session: GameSession, interaction: UnoInteraction, user_id: int, reason: str
     ) -> Answer:
         """Take ``user_id`` out of the lobby or game (``reason``: a ``words.REMOVED_*`` code);
         answers with what happened."""
@@ -429,14 +429,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         return lambda: reply(interaction, text)
 
     @app_commands.command(name="end", description="End this channel's game (host or moderators)")
-    async def end(self, interaction: Interaction) -> None:
+    async def end(self, interaction: UnoInteraction) -> None:
         """End the game; rounds already scored are kept."""
         session = self._session(interaction)
         lang = self._reader(interaction)
         if session is None:
             await reply(interaction, t(lang, "cmd.reply.no_game"))
             return
-        role = (await self.sessions.servers.get(interaction.guild_id)).moderator_role
+        role = (await self.bot.servers.get(interaction.guild_id)).moderator_role
         if interaction.user.id != session.state.host_id and not can_moderate(interaction, role):
             await reply(interaction, t(lang, "cmd.reply.end.not_allowed"))
             return
@@ -454,7 +454,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         name="settings", description="Manage Server: this server's defaults for new games"
     )
     @app_commands.describe(reset="Set every setting back to the bot's defaults first")
-    async def settings(self, interaction: Interaction, reset: bool = False) -> None:
+    async def settings(self, interaction: UnoInteraction, reset: bool = False) -> None:
         """This server's settings with controls to change them (only to the caller). Discord
         keeps default permissions for top-level commands only, so the panel checks Manage
         Server itself."""

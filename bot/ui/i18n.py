@@ -8,7 +8,8 @@ translation. Plural messages use each catalog's ``Plural-Forms`` through the sta
 ``gettext`` machinery.
 
 Adding a language: copy ``locales/en.po`` to ``locales/<code>.po``, translate it, and add one
-line to ``LANGUAGES`` naming the Discord locales it serves.
+line to ``LANGUAGES`` in ``bot/languages.py`` naming the Discord locales it serves: the
+catalogs, ``/uno settings`` and the config's ``language`` all read that one list.
 """
 
 from __future__ import annotations
@@ -31,17 +32,12 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from discord import app_commands
 
+# The one list of languages lives below the ui (the settings read it too); re-exported here.
+from bot.languages import LANGUAGES as LANGUAGES
+
 log = logging.getLogger(__name__)
 
 LOCALES_DIR = Path(__file__).with_name("locales")
-
-# One line per language: its catalog code (locales/<code>.po) and the Discord locales it serves.
-LANGUAGES: dict[str, tuple[str, ...]] = {
-    "en": ("en-US", "en-GB"),
-    "fi": ("fi",),
-    "sv": ("sv-SE",),
-    "nb": ("no",),
-}
 
 Lang = NewType("Lang", str)
 ENGLISH = Lang("en")

@@ -4,11 +4,23 @@ check, and names made safe for message text. Every UI room answers through these
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
+from .i18n import Lang
+
+# The rooms below the client cannot name ``UnoBot``: they read ``interaction.client`` through
+# the protocols they declare (``Answering`` here), which ``UnoBot`` satisfies.
 Interaction = discord.Interaction[Any]
+
+
+class Answering(Protocol):
+    """Who says which language answers a person (the bot's ``SessionManager``)."""
+
+    def reader(self, interaction: Interaction) -> Lang:
+        """The language of an answer only ``interaction``'s user sees."""
+        ...
 
 
 async def reply(interaction: Interaction, text: str) -> None:
