@@ -57,7 +57,6 @@ class ShownAt(Protocol):
     @property
     def jump_url(self) -> str: ...
     def render_public(self, lang: Lang | None = None) -> render.Rendered: ...
-    def saving(self) -> None: ...
 
 
 class PublicMessages:
@@ -200,8 +199,8 @@ class PublicMessages:
             files=[picture_file(png)] if png is not None else discord.utils.MISSING,
             allowed_mentions=PLAYER_MENTIONS,
         )
-        state.message_id = message.id
-        self._session.saving()
+        async with self._session.lock:  # its release saves the new message's id
+            state.message_id = message.id
 
     async def remind(self, serial: int, deadline: float) -> None:
         """Ping the person whose turn it still is (it ends at loop time ``deadline``), in a
@@ -235,9 +234,9 @@ class PublicMessages:
                 # The turn ended while the reminder was on its way.
                 self._delete(message.id)
                 return
+            # Saved as the lock is released, so a restart in the middle of the turn still
+            # deletes it.
             state.reminder_id = message.id
-            # Saved, so a restart in the middle of the turn still deletes it.
-            session.saving()
 
     def clear_reminder(self) -> None:
         """Delete the turn reminder, if one is up (its turn is over)."""

@@ -74,6 +74,23 @@ UNCHANGED_AND_FAILED = "error.unchanged"
 CHANGED_BUT_FAILED = "error.shown_failed"
 
 
+class SavingLock(asyncio.Lock):
+    """A session's lock whose every release first runs the session's save point (``settle``),
+    so no change made under it can forget to be saved."""
+
+    def __init__(self, settle: Callable[[], None]) -> None:
+        """A lock that calls ``settle`` just before each release."""
+        super().__init__()
+        self._settle = settle
+
+    def release(self) -> None:
+        """Save if the table moved, then release (also when saving raised)."""
+        try:
+            self._settle()
+        finally:
+            super().release()
+
+
 class GameSession:
     """A lobby that becomes a game, in one channel: the table and everything that moves it."""
 
@@ -81,7 +98,11 @@ class GameSession:
         """A session for ``state``; no timer runs until it is opened or resumed."""
         self.manager = manager
         self.state = state
-        self.lock = asyncio.Lock()
+        # Releasing the lock is the one save point: the table is handed to the store when it
+        # moved since the last save (a restored table is saved already).
+        self.lock = SavingLock(self.settle)
+        self._saved_revision = state.revision
+        self.forgotten = False  # dropped by the manager: its rows are ended, nothing more saved
         self.computer_turns = ComputerTurns(self, manager.thinker, manager.settings, manager.spawn)
         self.public_messages = PublicMessages(self, manager.bot, manager.edits, manager.pictures)
         self._missed_catch: dict[int, float] = {}
@@ -152,14 +173,14 @@ class GameSession:
         left = min(left, self.lobby_timeout)
         self.touch_lobby(left)
         if left > 0:
-            self.state.log.append(t(self.lang, "log.restarted_lobby"))
+            self.state.note(t(self.lang, "log.restarted_lobby"))
             self.public_messages.request_update()
 
     def resume(self) -> None:
         """Carry on after a restart: timers start afresh and the table says so."""
         game = self.state.game
         assert game is not None
-        self.state.log.append(t(self.lang, "log.restarted_game"))
+        self.state.note(t(self.lang, "log.restarted_game"))
         # The turn timer starts afresh, and with it the reminder.
         self.public_messages.clear_reminder()
         if game.phase is Phase.ROUND_OVER:
@@ -218,14 +239,18 @@ class GameSession:
 
     # ------------------------------------------------------------------ saving
 
-    def saving(self) -> None:
-        """Hand the state as it is now to the store's writer; never waits for the store.
+    def settle(self) -> None:
+        """The one save point (the lock runs it on every release): hand the table as it is
+        now to the store's writer if it moved since the last save; never waits for the store.
 
-        Call it under the lock after every change. A slow, locked or failing store holds up
-        nothing: play goes on in memory and the newest state is written when it can be.
+        A slow, locked or failing store holds up nothing: play goes on in memory and the
+        newest state is written when it can be.
         """
-        self.state.revision += 1
-        self._saved = self.manager.persist(self.state)
+        state = self.state
+        if self.forgotten or state.revision == self._saved_revision:
+            return
+        self._saved_revision = state.revision
+        self._saved = self.manager.persist(state)
 
     async def saved(self, timeout: float | None = SAVE_WAIT) -> bool:
         """Wait (outside the lock), at most ``timeout`` s, for the last change to be written;
@@ -270,7 +295,6 @@ class GameSession:
                 return None
         elif click.action == "start":
             self.start_game(user.id)
-            self.saving()
             return lambda: self.public_messages.answer_in_place(interaction)
         elif click.action == "addai":
             state.host_adds_ai(user.id, self.ai_name)
@@ -284,7 +308,6 @@ class GameSession:
             await self.public_messages.show_closed(interaction)
             return None
         self.touch_lobby()
-        self.saving()
         return lambda: self.public_messages.answer_in_place(interaction)
 
     async def _leave_lobby(self, interaction: Interaction) -> None:
@@ -309,7 +332,7 @@ class GameSession:
         names = {s.player_id: safe_name(s.name) for s in state.seats}
         events = state.start(user_id, secrets.randbits(63), names)
         self._cancel(self._lobby_task)
-        state.log.extend(words.narrate(self.lang, events, self.name))
+        state.note(*words.narrate(self.lang, events, self.name))
         self._after_state_change()
 
     # ------------------------------------------------------------------ table buttons
@@ -335,7 +358,6 @@ class GameSession:
             done = t(lang, "table.catch.done", name=self.name(target))
             return self._table_move(interaction, player, Catch(target), done)
         self._begin_next_round()
-        self.saving()
         return lambda: self.public_messages.answer_in_place(interaction)
 
     def _missed_a_catch(self, user_id: int) -> NoReturn:
@@ -402,14 +424,13 @@ class GameSession:
     # ------------------------------------------------------------------ state changes
 
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
-        """Narrate events, move the turn serial, reset timers, schedule the table edit and
-        save (every move ends here, so none can forget to save)."""
+        """Narrate events, move the turn serial, reset timers and schedule the table edit (the
+        lock's release saves it)."""
         self.state.record(words.narrate(self.lang, events, self.name), actor, turn_move=turn_move)
         if turn_move:
             self._after_state_change()
         self.computer_turns.watch_for_forgotten_uno()
         self.public_messages.request_update()
-        self.saving()
 
     def _after_state_change(self) -> None:
         game = self.state.game
@@ -436,7 +457,7 @@ class GameSession:
     def _begin_next_round(self) -> None:
         events = self.state.next_round()
         self._cancel(self._round_task)
-        self.state.log.extend(words.narrate(self.lang, events, self.name))
+        self.state.note(*words.narrate(self.lang, events, self.name))
         self._after_state_change()
 
     async def remove_player(self, player: str, reason: str) -> None:
@@ -449,7 +470,6 @@ class GameSession:
         if self.state.game is None:
             self.state.drop_ai(user_id, seat)
             self.touch_lobby()
-            self.saving()
             self.public_messages.request_update()
         else:
             await self.remove_player(seat.player_id, words.REMOVED_KICKED)
@@ -475,7 +495,7 @@ class GameSession:
                 events = await self.computer_turns.take_over(player)
             else:
                 events = game.auto_play(player)
-            self.state.log.append(t(self.lang, "log.timed_out", name=self.name(player)))
+            self.state.note(t(self.lang, "log.timed_out", name=self.name(player)))
             self.record(self.state.timed_out(player, events), None, turn_move=True)
 
     def _schedule_next_round(self) -> None:
@@ -495,7 +515,6 @@ class GameSession:
             if game.round_no == round_no:
                 self._begin_next_round()
                 self.public_messages.request_update()
-                self.saving()
 
     # ------------------------------------------------------------------ closing
 
@@ -516,8 +535,7 @@ class GameSession:
 
     def stop_timers(self) -> None:
         """Mark the session closed and cancel its turn, lobby and next-round timers."""
-        self.state.closed = True
-        self.state.revision += 1
+        self.state.close()
         self._cancel_timers()
         self.public_messages.clear_reminder()
 
@@ -662,6 +680,7 @@ class SessionManager:
 
     def _drop(self, session: GameSession) -> None:
         """Make a session unreachable by its channel and id, and end its saved rows."""
+        session.forgotten = True
         if self.by_channel.get(session.channel_id) is session:
             del self.by_channel[session.channel_id]
         self.by_id.pop(session.id, None)
@@ -671,6 +690,7 @@ class SessionManager:
     def finish(self, session: GameSession) -> None:
         """A match ended or was abandoned: free the channel once the table is updated."""
         session.stop_timers()
+        session.settle()  # the last state (the match's result) is saved before the rows end
         self.spawn(self.forget(session), f"finish-{session.id}")
 
     def register(self, session: GameSession) -> None:

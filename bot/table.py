@@ -85,20 +85,21 @@ class TableState:
         self.turn_reminder: float | None = None
         self.lobby_timeout: int | None = None
         self.ai_catch_rate: float | None = None
+        # Moves on with every change (each method below, each setter): the session saves the
+        # table when it moved, and a failed click can tell whether it changed anything.
+        self.revision = 0
         self.seats: list[Seat] = [host]
         self.game: Game | None = None
-        self.message_id: int | None = None
+        self._message_id: int | None = None
         # The message that pinged the person whose turn is running late (deleted when it ends).
-        self.reminder_id: int | None = None
+        self._reminder_id: int | None = None
         self.serial = 0
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.timeouts_in_row: dict[str, int] = {}
-        self.closed = False
+        self._closed = False
         # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
         # to the process that restores it.
-        self.lobby_idle_until = lobby_idle_until
-        # Moves on with every change, so a failed click can tell whether it changed anything.
-        self.revision = 0
+        self._lobby_idle_until = lobby_idle_until
         # The language of the public messages (a catalog code), chosen when the lobby opens
         # and saved with the table, so a restored game keeps it.
         self.language = "en"
@@ -107,6 +108,53 @@ class TableState:
         self.pictures = True
         self.palette = "standard"
         self._names: dict[str, str] = {host.player_id: host.name}
+
+    # ------------------------------------------------------------------ what a change sets
+
+    @property
+    def message_id(self) -> int | None:
+        """The public message (lobby, then table), once posted."""
+        return self._message_id
+
+    @message_id.setter
+    def message_id(self, message_id: int | None) -> None:
+        self._message_id = message_id
+        self.revision += 1
+
+    @property
+    def reminder_id(self) -> int | None:
+        """The turn reminder still up, if any."""
+        return self._reminder_id
+
+    @reminder_id.setter
+    def reminder_id(self, message_id: int | None) -> None:
+        self._reminder_id = message_id
+        self.revision += 1
+
+    @property
+    def lobby_idle_until(self) -> datetime:
+        """When an open lobby nobody starts closes (wall-clock)."""
+        return self._lobby_idle_until
+
+    @lobby_idle_until.setter
+    def lobby_idle_until(self, when: datetime) -> None:
+        self._lobby_idle_until = when
+        self.revision += 1
+
+    @property
+    def closed(self) -> bool:
+        """Whether the table is closed (its session is over)."""
+        return self._closed
+
+    def close(self) -> None:
+        """Close the table for good."""
+        self._closed = True
+        self.revision += 1
+
+    def note(self, *lines: str) -> None:
+        """Add lines to the table's log (already in the table's language)."""
+        self.log.extend(lines)
+        self.revision += 1
 
     # ------------------------------------------------------------------ facts
 

@@ -281,9 +281,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             response = await interaction.response.send_message(
                 embed=shown.embed, view=shown.view or discord.utils.MISSING
             )
+            # Saved as the lock is released, once the message exists: a restored lobby needs
+            # its message to edit.
             state.message_id = response.message_id
-            # Saved once the message exists: a restored lobby needs its message to edit.
-            session.saving()
 
     # ------------------------------------------------------------------ in-game commands
 
@@ -412,7 +412,6 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 raise TableError("lobby.not_in" if you else "lobby.not_in.other")
             said = words.removal_text(session.lang, safe_name(seat.name), reason)
             if await session.leave_lobby(seat, said):
-                session.saving()
                 session.public_messages.request_update()
             else:
                 await session.public_messages.show_closed()

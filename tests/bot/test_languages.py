@@ -162,7 +162,6 @@ async def test_a_restored_table_keeps_its_language(
     await press(ben, server.public, t(SV, "button.join"))
     await press(anna, server.public, t(SV, "button.start"))
     session = server.bot.sessions.by_channel[server.channel.id]
-    session.saving()
     assert await session.saved(timeout=None)
     settings.language = "fi"  # a new setting applies to new lobbies, not to a running game
     await simcord_env.restart_bot(UnoBot(settings, shard_count=1))

@@ -142,7 +142,7 @@ def test_a_turn_is_due_only_at_its_own_serial_while_the_table_plays() -> None:
     serial = state.serial
     assert state.turn_due(serial) == game.current_player
     assert state.turn_due(serial - 1) is None
-    state.closed = True
+    state.close()
     assert state.turn_due(serial) is None
 
 
