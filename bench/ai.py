@@ -31,14 +31,14 @@ from bot.ai import (
 )
 from bot.engine import Game, Move, RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
-from bot.engine.rules import Variant
+from bot.engine.variants import VariantKey
 
 SEATS = 4
 # HardStrategy fields to override for a screen, as (name, value) pairs.
 Overrides = tuple[tuple[str, float | int | None], ...]
 # A round that has not ended after this many decisions is counted as unfinished.
 MAX_DECISIONS = 5000
-LINEUPS: tuple[tuple[Difficulty, Difficulty, Variant], ...] = (
+LINEUPS: tuple[tuple[Difficulty, Difficulty, VariantKey], ...] = (
     ("normal", "easy", "flip"),
     ("normal", "easy", "classic"),
     ("hard", "normal", "flip"),
@@ -93,7 +93,7 @@ PLAYERS = tuple(f"p{s}" for s in range(SEATS))
 
 
 def play_seeded_round(
-    variant: Variant,
+    variant: VariantKey,
     index: int,
     seed: int,
     decide: Decide,
@@ -135,7 +135,7 @@ def hero_against(hero: Strategy, villain: Strategy, hero_player: str) -> Decide:
 def play_round(
     hero: Difficulty,
     villain: Difficulty,
-    variant: Variant,
+    variant: VariantKey,
     index: int,
     seed: int,
     overrides: Overrides = (),
@@ -165,7 +165,7 @@ def play_round(
     return tally
 
 
-def run_batch(args: tuple[Difficulty, Difficulty, Variant, int, int, int, Overrides]) -> Tally:
+def run_batch(args: tuple[Difficulty, Difficulty, VariantKey, int, int, int, Overrides]) -> Tally:
     """Rounds ``start`` to ``stop`` of a line-up (one worker's share)."""
     hero, villain, variant, start, stop, seed, overrides = args
     tally = Tally()

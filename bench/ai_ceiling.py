@@ -28,7 +28,7 @@ from bot.ai.montecarlo import Rollouts, Sampler, can_sample, rollout_value
 from bot.ai.table import Table, bookkeeping_move
 from bot.engine import Game, view_for
 from bot.engine.moves import Move
-from bot.engine.rules import Variant
+from bot.engine.variants import VariantKey
 
 from .ai import PLAYERS, SEATS, batches, play_seeded_round, wilson
 
@@ -116,7 +116,9 @@ def judged_move(
     return candidates[result.best(0, hero.switch_margin)]
 
 
-def play_round(variant: Variant, index: int, seed: int, knowledge: Knowledge, rollouts: int) -> int:
+def play_round(
+    variant: VariantKey, index: int, seed: int, knowledge: Knowledge, rollouts: int
+) -> int:
     """One seeded round; 1 if the hero (seat ``index % 4``) won it."""
     hero_player = PLAYERS[index % SEATS]
     hero, normal = HardStrategy(), NormalStrategy()
@@ -130,7 +132,7 @@ def play_round(variant: Variant, index: int, seed: int, knowledge: Knowledge, ro
     return 0 if game is None else int(game.history[-1].winner == hero_player)
 
 
-def run_batch(args: tuple[Variant, int, int, int, Knowledge, int]) -> int:
+def run_batch(args: tuple[VariantKey, int, int, int, Knowledge, int]) -> int:
     """Hero wins over rounds ``start`` to ``stop``."""
     variant, start, stop, seed, knowledge, rollouts = args
     return sum(play_round(variant, i, seed, knowledge, rollouts) for i in range(start, stop))

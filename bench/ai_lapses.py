@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from bot.ai import HardStrategy, NormalStrategy, Strategy
 from bot.ai.table import Table
 from bot.engine.moves import DRAW, Move
-from bot.engine.rules import Variant
+from bot.engine.variants import VariantKey
 from bot.engine.view import PlayerView
 
 from .ai import PLAYERS, SEATS, batches, hero_against, play_seeded_round, wilson
@@ -69,7 +69,7 @@ class BlindToTurns:
         return self.inner.choose_move(dataclasses.replace(view, opponents=opponents), rng)
 
 
-def play_rounds(job: tuple[float, bool, Variant, int, int, int]) -> tuple[int, int]:
+def play_rounds(job: tuple[float, bool, VariantKey, int, int, int]) -> tuple[int, int]:
     """(hero wins, finished rounds) of rounds ``start`` to ``stop``, hero seat rotating."""
     lapse, blind, variant, start, stop, seed = job
     hero: Strategy = HardStrategy(budget_seconds=None, max_rollouts=ROLLOUTS_PER_DECISION)

@@ -20,7 +20,7 @@ from functools import partial
 from bot.ai.montecarlo import policy_move
 from bot.engine import Game, RuleSet
 from bot.engine.game import TERMINAL_PHASES, Phase
-from bot.engine.rules import Variant
+from bot.engine.variants import VariantKey
 
 from .ai import MAX_DECISIONS, SEATS
 
@@ -28,7 +28,7 @@ from .ai import MAX_DECISIONS, SEATS
 Sample = tuple[tuple[int, ...], int]
 
 
-def positions(variant: Variant, rounds: int, seed: int) -> list[Sample]:
+def positions(variant: VariantKey, rounds: int, seed: int) -> list[Sample]:
     """Card counts at every turn of ``rounds`` seeded normal-vs-normal rounds, with the winner."""
     players = [f"p{s}" for s in range(SEATS)]
     samples: list[Sample] = []

@@ -30,13 +30,13 @@ from bot.ai.montecarlo import Rollouts
 from bot.ai.table import Table
 from bot.engine import Game, Move, PlayerView, RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
-from bot.engine.rules import Variant
+from bot.engine.variants import VariantKey
 
 from .ai import MAX_DECISIONS, SEATS
 
 # Hard without a clock (the cap only makes it want rollouts; measure() passes its own).
 HARD = HardStrategy(budget_seconds=None, max_rollouts=1)
-VARIANTS: tuple[Variant, ...] = ("flip", "classic")
+VARIANTS: tuple[VariantKey, ...] = ("flip", "classic")
 
 
 @dataclass

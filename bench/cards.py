@@ -24,7 +24,8 @@ from functools import partial
 from pathlib import Path
 
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.engine.decks import classic_deck, flip_deck
+from bot.engine.decks import deck_of
+from bot.engine.variants import variant as variant_entry
 from bot.ui.cards import (
     CARD_HEIGHT,
     ENGLISH_CARD_WORDS,
@@ -91,11 +92,12 @@ def time_faces(
     }
 
 
-def sample_table(variant: str, players: int, cards: int, seed: int = 1) -> TablePicture:
+def sample_table(variant_key: str, players: int, cards: int, seed: int = 1) -> TablePicture:
     """A seeded table with ``players`` hands of ``cards`` cards each."""
     rng = random.Random(seed)
-    flip = variant == "flip"
-    deck = flip_deck() if flip else classic_deck()
+    entry = variant_entry(variant_key)
+    flip = entry.double_sided
+    deck = deck_of(entry)
     backs = [c.face(Side.DARK) for c in deck]
     seats = tuple(
         SeatPicture(
@@ -108,7 +110,7 @@ def sample_table(variant: str, players: int, cards: int, seed: int = 1) -> Table
         for i in range(players)
     )
     return TablePicture(
-        variant=variant,
+        variant=variant_key,
         side=Side.LIGHT,
         top=Face(Color.BLUE, Kind.NUMBER, 7),
         color=Color.BLUE,

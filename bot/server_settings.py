@@ -23,7 +23,9 @@ from pydantic import (
 from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName, Settings, setting_range
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
-from bot.engine.rules import Edition, Scoring, Variant
+from bot.engine.rules import Edition, Scoring
+from bot.engine.variants import VariantKey
+from bot.engine.variants import variant as variant_entry
 from bot.languages import LANGUAGE_CODES
 
 # The ranges a server may choose (the start option and the config file use the same ones).
@@ -35,8 +37,6 @@ MAX_CHANNELS = 25  # a channel select holds at most 25 choices
 HOUSE_RULES = tuple(
     name for name, field in RuleSet.model_fields.items() if field.annotation is bool
 )
-# The rules only classic UNO has: a Flip game started in the server leaves them off.
-CLASSIC_ONLY = ("seven_o", "stack_wild_draw_four_on_draw_two", "edition")
 # Every on/off setting (one multi-select in the panel), and every one-of-several setting.
 SWITCHES = (*HOUSE_RULES, "ai_takeover", "pictures")
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -99,15 +99,15 @@ class ServerSettings(BaseModel):
             raise ValueError("Wild Draw Four on Draw Two is a stacking option: turn stacking on")
         return self
 
-    def rules_for(self, variant: Variant, **given: Any) -> RuleSet:
+    def rules_for(self, variant: VariantKey, **given: Any) -> RuleSet:
         """The rules of a new ``variant`` game: these defaults, overridden by the start
-        options ``given`` (None: not given). Classic-only defaults stay out of a Flip game."""
+        options ``given`` (None: not given), less the rules the variant does not offer."""
         chosen = {
             name: getattr(self, name) for name in (*HOUSE_RULES, "target", "scoring", "edition")
         }
-        if variant == "flip":
-            for name in CLASSIC_ONLY:
-                chosen.pop(name)
+        # A server default the variant does not offer (Seven-O in Flip) stays out of its games.
+        entry = variant_entry(variant)
+        chosen = {name: value for name, value in chosen.items() if entry.offers(name)}
         given = {name: value for name, value in given.items() if value is not None}
         if given.get("stacking") is False:
             # A game started without stacking drops the server's stacking sub-option with it.

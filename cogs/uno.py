@@ -14,7 +14,8 @@ from pydantic import ValidationError
 from bot.client import UnoBot, UnoInteraction
 from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName
 from bot.engine.players import Difficulty
-from bot.engine.rules import Edition, Scoring, Variant
+from bot.engine.rules import Edition, Scoring
+from bot.engine.variants import VariantKey
 from bot.server_settings import CHOICES as SERVER_CHOICES
 from bot.server_settings import HOUSE_RULES, TARGET_MAX, TARGET_MIN
 from bot.sessions import Answer, GameSession, SessionManager
@@ -231,7 +232,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         )
 
     async def _start(
-        self, interaction: UnoInteraction, lobby: LobbyOptions, variant: Variant, **options: Any
+        self, interaction: UnoInteraction, lobby: LobbyOptions, variant: VariantKey, **options: Any
     ) -> None:
         lang = self._reader(interaction)
         if interaction.channel_id is None or interaction.guild_id is None:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from bot.engine.cards import Card, Color, Face, Kind, Side
-from bot.engine.decks import classic_deck, flip_deck
-from bot.engine.rules import Edition, Variant
+from bot.engine.decks import deck_of as variant_deck
+from bot.engine.rules import Edition
 from bot.engine.scoring import face_points
+from bot.engine.variants import variant
 from bot.engine.view import OpponentView, PlayerView
 
 from .normal import NormalStrategy
@@ -48,9 +49,8 @@ def edition_of(view: PlayerView) -> Edition:
 
 def deck_of(view: PlayerView) -> tuple[Card, ...]:
     """The physical deck the view's game is most likely played with."""
-    if view.variant == "flip":
-        return flip_deck()
-    return classic_deck(edition_of(view))
+    entry = variant(view.variant)
+    return variant_deck(entry, edition_of(view) if entry.deck.chosen_by == "edition" else "")
 
 
 @cache
@@ -121,7 +121,7 @@ class HandReading:
         return sum(not test(oldest[:cards]) for cards, test in self.tests)
 
 
-def read_hand(opponent: OpponentView, variant: Variant) -> HandReading | None:
+def read_hand(opponent: OpponentView, variant: str) -> HandReading | None:
     """Read every turn ``opponent`` took this round as a normal player's (None: nothing known).
 
     A normal player never draws holding a playable card, so after a draw every card held then
@@ -165,7 +165,7 @@ def _named_most(faces: Sequence[Face], named: Color) -> bool:
 
 
 def _best_play(
-    faces: Sequence[Face], played: Face, top: Face, color: Color | None, variant: Variant
+    faces: Sequence[Face], played: Face, top: Face, color: Color | None, variant: str
 ) -> bool:
     held = Counter(f.color for f in faces if f.color is not None)
     assert played.color is not None
@@ -177,7 +177,7 @@ def _best_play(
     )
 
 
-def _normal_score(face: Face, held: Counter[Color], variant: Variant) -> float:
+def _normal_score(face: Face, held: Counter[Color], variant: str) -> float:
     """The normal player's mid-round score for a coloured card (see NormalStrategy)."""
     base = face_points(face, variant) if face.kind is Kind.NUMBER else ACTION_WEIGHT
     if face.color is None:
@@ -206,7 +206,7 @@ def prob_holds_color(view: PlayerView, opponent: OpponentView, color: Color) -> 
     Their cards are taken one by one as independent (each from what their turns allow it to
     be); the cards nothing is known about are drawn from the unseen ones without replacement.
     """
-    reading = read_hand(opponent, "flip" if view.variant == "flip" else "classic")
+    reading = read_hand(opponent, view.variant)
     covered = 0 if reading is None else min(reading.covered, opponent.card_count)
     candidates = hand_candidates(view, opponent)
     if candidates is not None:

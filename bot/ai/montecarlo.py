@@ -111,11 +111,9 @@ class Sampler:
     def __init__(self, view: PlayerView) -> None:
         self.view = view
         self.seats = seat_order(view)
-        if view.variant == "flip":
-            rules = RuleSet(variant="flip", target=100_000)
-        else:
-            rules = RuleSet(variant="classic", edition=edition_of(view), target=100_000)
-        # House rules are not in the view: rollouts use the official rules.
+        # House rules are not in the view: rollouts use the official rules (and the classic
+        # edition the cards seen betray; "standard" in every other game).
+        rules = RuleSet(variant=view.variant, edition=edition_of(view), target=100_000)
         self.template = Game(list(self.seats), rules, 0)
         # The rollout policy never reads the round memory: not keeping it saves time per move.
         self.template.remember_turns = False

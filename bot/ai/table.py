@@ -9,12 +9,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import cast
 
 from bot.engine.cards import COLORS_BY_SIDE, DRAW_WILD_KINDS, Color, Face, Kind
 from bot.engine.moves import CALL_UNO, Catch, Move, PlayCard
-from bot.engine.rules import Variant
-from bot.engine.scoring import face_points
+from bot.engine.variants import Variant
+from bot.engine.variants import variant as variant_entry
 from bot.engine.view import HandCard, OpponentView, PlayerView
 
 # How often a computer player catches someone who forgot to call UNO.
@@ -66,8 +65,8 @@ class Table:
 
     @cached_property
     def variant(self) -> Variant:
-        """The variant as the engine's literal type."""
-        return cast(Variant, self.view.variant)
+        """The entry of the variant being played."""
+        return variant_entry(self.view.variant)
 
     @cached_property
     def in_turn_order(self) -> tuple[OpponentView, ...]:
@@ -111,7 +110,7 @@ class Table:
 
     def points(self, face: Face) -> int:
         """What ``face`` would cost left in a hand."""
-        return face_points(face, self.variant)
+        return self.variant.face_points(face)
 
     def is_bluff(self, face: Face) -> bool:
         """A draw-wild played while holding the colour in play (challengeable and guilty)."""

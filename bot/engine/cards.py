@@ -77,24 +77,6 @@ DRAW_AMOUNT: dict[Kind, int] = {
     Kind.WILD_DRAW_FOUR: 4,
 }
 
-POINTS: dict[Kind, int] = {
-    Kind.DRAW_ONE: 10,
-    Kind.DRAW_TWO: 20,
-    Kind.DRAW_FIVE: 20,
-    Kind.REVERSE: 20,
-    Kind.SKIP: 20,
-    Kind.FLIP: 20,
-    Kind.SKIP_EVERYONE: 30,
-    Kind.WILD_SHUFFLE_HANDS: 40,
-    Kind.WILD_SWAP_HANDS: 40,
-    Kind.WILD_CUSTOMIZABLE: 40,
-    Kind.WILD_DRAW_TWO: 50,
-    Kind.WILD_DRAW_COLOR: 60,
-}
-# A plain Wild is worth 40 in Flip but 50 in classic; Wild Draw Four only exists in classic.
-CLASSIC_WILD_POINTS: dict[Kind, int] = {Kind.WILD: 50, Kind.WILD_DRAW_FOUR: 50}
-FLIP_WILD_POINTS: dict[Kind, int] = {Kind.WILD: 40}
-
 KIND_NAMES: dict[Kind, str] = {
     Kind.NUMBER: "",
     Kind.SKIP: "Skip",

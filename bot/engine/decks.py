@@ -1,4 +1,4 @@
-"""The physical decks: classic 108/112 and the 112-card Flip deck from package data."""
+"""The physical decks: each variant's data file, parsed and checked against its spec at load."""
 
 from __future__ import annotations
 
@@ -8,87 +8,86 @@ from collections import Counter
 from functools import cache
 from importlib import resources
 
-from .cards import DARK_COLORS, LIGHT_COLORS, Card, Color, Face, Kind, Side
-from .rules import Edition, RuleSet
+from .cards import Card, Color, Face, Kind, Side
+from .rules import RuleSet
+from .variants import WHOLE_DECK, DeckSpec, Variant, variant
 
 
 class DeckError(ValueError):
     """The packaged deck data does not describe a real deck."""
 
 
-def _face(color: str, kind: str, number: str) -> Face:
-    return Face(Color(color) if color else None, Kind(kind), int(number) if number else None)
+# Which side's columns a face is read from, in the deck file's header.
+_SIDE_PREFIXES = ("light", "dark")
 
 
-def parse_flip_csv(text: str) -> tuple[Card, ...]:
-    """Parse the light/dark pairing CSV into cards and verify it is the real Flip deck."""
-    rows = list(csv.DictReader(io.StringIO(text)))
-    cards = tuple(
-        Card(
-            _face(r["light_color"], r["light_kind"], r["light_number"]),
-            _face(r["dark_color"], r["dark_kind"], r["dark_number"]),
-        )
-        for r in rows
+def _face(row: dict[str, str], prefix: str) -> Face:
+    color, number = row[f"{prefix}_color"], row[f"{prefix}_number"]
+    return Face(
+        Color(color) if color else None,
+        Kind(row[f"{prefix}_kind"]),
+        int(number) if number else None,
     )
-    verify_flip_deck(cards)
-    return cards
 
 
-def _expected_side(colors: tuple[Color, ...], actions: dict[Kind, int]) -> Counter[Face]:
-    expected: Counter[Face] = Counter()
-    for color in colors:
-        for number in range(1, 10):
-            expected[Face(color, Kind.NUMBER, number)] = 2
-        for kind in (Kind.REVERSE, Kind.FLIP, *actions):
-            if kind in actions and actions[kind] == 0:
-                continue
-            expected[Face(color, kind)] = 2
-    return expected
+def parse_deck(text: str, spec: DeckSpec, name: str) -> tuple[tuple[Card, frozenset[str]], ...]:
+    """Every card of a deck file with the decks it belongs to (empty: all), checked against
+    ``spec``; ``name`` names the deck in a DeckError."""
+    rows: list[tuple[Card, frozenset[str]]] = []
+    for row in csv.DictReader(io.StringIO(text)):
+        faces = [_face(row, prefix) for prefix in _SIDE_PREFIXES[: spec.sides]]
+        card = Card(faces[0], faces[1] if len(faces) > 1 else None)
+        decks = frozenset((row.get("decks") or "").split())
+        rows.extend([(card, decks)] * int(row.get("count") or 1))
+    _verify(tuple(card for card, _ in rows), spec, name)
+    for choice, size in spec.sizes.items():
+        found = sum(1 for _, decks in rows if _holds(decks, choice))
+        if found != size:
+            raise DeckError(f"the {name} deck {choice!r} must have {size} cards, found {found}")
+    return tuple(rows)
 
 
-def verify_flip_deck(cards: tuple[Card, ...]) -> None:
-    """Raise DeckError unless ``cards`` has the 112 cards and per-side counts of GDR44."""
-    if len(cards) != 112:
-        raise DeckError(f"the Flip deck must have 112 cards, found {len(cards)}")
-    light = _expected_side(LIGHT_COLORS, {Kind.DRAW_ONE: 2, Kind.SKIP: 2})
-    light[Face(None, Kind.WILD)] = 4
-    light[Face(None, Kind.WILD_DRAW_TWO)] = 4
-    dark = _expected_side(DARK_COLORS, {Kind.DRAW_FIVE: 2, Kind.SKIP_EVERYONE: 2})
-    dark[Face(None, Kind.WILD)] = 4
-    dark[Face(None, Kind.WILD_DRAW_COLOR)] = 4
-    for side_name, expected, seen in (
-        ("light", light, Counter(c.light for c in cards)),
-        ("dark", dark, Counter(c.face(Side.DARK) for c in cards)),
-    ):
-        if seen != expected:
-            diff = (seen - expected) + (expected - seen)
-            raise DeckError(f"the Flip deck's {side_name} side is wrong near {sorted(diff)[:3]}")
+def _holds(decks: frozenset[str], choice: str) -> bool:
+    return not decks or choice in decks
 
 
-@cache
-def flip_deck() -> tuple[Card, ...]:
-    """The 112 Flip cards, loaded once from the packaged CSV and verified."""
-    text = resources.files("bot.engine").joinpath("data/uno_flip_deck.csv").read_text("utf-8")
-    return parse_flip_csv(text)
+def _verify(cards: tuple[Card, ...], spec: DeckSpec, name: str) -> None:
+    expected = sum(spec.composition[0].values())
+    if len(cards) != expected:
+        raise DeckError(f"the {name} deck must have {expected} cards, found {len(cards)}")
+    for side, composition in enumerate(spec.composition):
+        seen = Counter(card.face(Side(side)) for card in cards)
+        if seen != Counter(composition):
+            diff = (seen - Counter(composition)) + (Counter(composition) - seen)
+            where = _SIDE_PREFIXES[side] if spec.sides > 1 else "light"
+            raise DeckError(f"the {name} deck's {where} side is wrong near {sorted(diff)[:3]}")
 
 
 @cache
-def classic_deck(edition: Edition = "standard") -> tuple[Card, ...]:
-    """The 108-card classic deck, or a 112-card edition with its four special wilds."""
-    faces: list[Face] = []
-    for color in LIGHT_COLORS:
-        faces.append(Face(color, Kind.NUMBER, 0))
-        for _ in range(2):
-            faces.extend(Face(color, Kind.NUMBER, n) for n in range(1, 10))
-            faces.extend(Face(color, k) for k in (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO))
-    faces.extend([Face(None, Kind.WILD)] * 4 + [Face(None, Kind.WILD_DRAW_FOUR)] * 4)
-    if edition != "standard":
-        special = Kind.WILD_SHUFFLE_HANDS if edition == "shuffle_hands" else Kind.WILD_SWAP_HANDS
-        faces.append(Face(None, special))
-        faces.extend([Face(None, Kind.WILD_CUSTOMIZABLE)] * 3)
-    return tuple(Card(face) for face in faces)
+def _deck_file(entry: Variant) -> tuple[tuple[Card, frozenset[str]], ...]:
+    text = resources.files("bot.engine").joinpath(f"data/{entry.deck.file}").read_text("utf-8")
+    return parse_deck(text, entry.deck, entry.key)
+
+
+def all_cards(entry: Variant) -> tuple[Card, ...]:
+    """Every card of ``entry``'s deck file, whichever deck an option chooses from it."""
+    return tuple(card for card, _ in _deck_file(entry))
+
+
+def deck_of(entry: Variant, choice: str = WHOLE_DECK) -> tuple[Card, ...]:
+    """The cards of ``entry``'s deck (``choice``: the value of its ``chosen_by`` option; any
+    other value, its first deck), loaded once from its data file and checked."""
+    return _deck(entry, choice if choice in entry.deck.sizes else next(iter(entry.deck.sizes)))
+
+
+@cache
+def _deck(entry: Variant, choice: str) -> tuple[Card, ...]:
+    # One tuple per deck, so games share it (and the tables built for it) by identity.
+    return tuple(card for card, decks in _deck_file(entry) if _holds(decks, choice))
 
 
 def deck_for(rules: RuleSet) -> tuple[Card, ...]:
     """The physical deck a game with ``rules`` is played with."""
-    return flip_deck() if rules.variant == "flip" else classic_deck(rules.edition)
+    entry = variant(rules.variant)
+    chosen_by = entry.deck.chosen_by
+    return deck_of(entry, WHOLE_DECK if chosen_by is None else str(getattr(rules, chosen_by)))

@@ -37,12 +37,12 @@ from .moves import (
     PlayCard,
     SwapWith,
 )
-from .rules import RuleSet, Variant
-from .scoring import face_points
+from .rules import RuleSet
+from .variants import Variant
+from .variants import variant as variant_entry
 
-HAND_SIZE = 7
+# Fewer players than this and a game cannot go on (every variant needs two).
 MIN_PLAYERS = 2
-MAX_PLAYERS = 10
 UNO_PENALTY = 2
 # An innocent challenger draws the penalty plus this many (classic: 4 + 2, Flip: 2 + 2).
 CHALLENGE_EXTRA = 2
@@ -155,7 +155,7 @@ class _DeckTables:
             tuple(card.face(Side.DARK) for card in deck),
         )
         self.points = tuple(
-            tuple(face_points(face, variant) for face in side) for side in self.faces
+            tuple(variant.face_points(face) for face in side) for side in self.faces
         )
         # One shared PlayCard per card: building legal moves allocates no moves, and a move taken
         # from legal_moves is found again by identity in apply.
@@ -289,8 +289,9 @@ class Game:
         ``_fork_of`` and ``_rng`` are ``fork``'s: a copy of that game drawing from ``_rng``.
         """
         if _fork_of is None or _rng is None:
-            if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-                raise ValueError(f"UNO needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+            entry = variant_entry(rules.variant)
+            if not entry.min_players <= len(players) <= entry.max_players:
+                raise ValueError(f"UNO needs {entry.min_players} to {entry.max_players} players")
             if len(set(players)) != len(players):
                 raise ValueError("every player must have a distinct id")
             self.rules = rules
@@ -329,7 +330,7 @@ class Game:
             self.received: list[int] = [0] * len(players)
             # Simulations that never read the memory (the AI's rollouts) switch it off for speed.
             self.remember_turns = True
-            tables = _deck_tables(self.deck, rules.variant)
+            tables = _deck_tables(self.deck, entry)
             self._faces = tables.faces
             self._play_moves = tables.play_moves
             self._playable = tables.playable
@@ -1049,7 +1050,8 @@ class Game:
         # dealer's left: the player ``offset`` seats on gets every count-th card down from the
         # ``offset``-th from the top, taken here in one slice per hand. (The slice never stops
         # below index 0: a deck has at least 108 cards and ten hands take 70.)
-        dealt = count * HAND_SIZE
+        hand_size = variant_entry(self.rules.variant).hand_size
+        dealt = count * hand_size
         top = len(pile)
         hands: list[list[int]] = [[] for _ in range(count)]
         for offset in range(1, count + 1):

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-Variant = Literal["flip", "classic"]
+from .variants import DEFAULT_VARIANT, VARIANTS
+
 Edition = Literal["standard", "shuffle_hands", "swap_hands"]
 Scoring = Literal["standard", "alternative"]
 
 
 class RuleSet(BaseModel):
-    """Everything that varies between games; every house rule is off by default."""
+    """Everything that varies between games; every house rule is off by default.
+
+    A field the variant's entry declares in ``rule_options`` takes that entry's default when
+    not given, and a value the entry refuses fails validation with the entry's sentence.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    variant: Variant = "flip"
+    # A key of ``variants.VARIANTS``.
+    variant: str = DEFAULT_VARIANT
     # Classic only: the 112-card editions add one Shuffle Hands or Swap Hands wild and three
     # customizable wilds (played as plain wilds) to the 108-card deck.
     edition: Edition = "standard"
@@ -29,14 +35,29 @@ class RuleSet(BaseModel):
     draw_until_playable: bool = False
     forced_play: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _variant_defaults(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        entry = VARIANTS.get(data.get("variant", DEFAULT_VARIANT))
+        if entry is None:
+            return data
+        defaults: dict[str, object] = {"target": entry.target}
+        defaults |= {name: rule.default for name, rule in entry.rule_options.items()}
+        return defaults | data
+
+    @field_validator("variant")
+    @classmethod
+    def _known_variant(cls, key: str) -> str:
+        if key not in VARIANTS:
+            raise ValueError(f"no such variant: {key!r} (known: {', '.join(VARIANTS)})")
+        return key
+
     @model_validator(mode="after")
     def _check_variant_options(self) -> RuleSet:
-        if self.variant == "flip" and self.seven_o:
-            raise ValueError("Seven-O needs classic UNO: the Flip deck has no 0")
-        if self.variant == "flip" and self.edition != "standard":
-            raise ValueError("the 112-card editions are classic UNO decks")
+        for refusal in VARIANTS[self.variant].refusals(dict(self)):
+            raise ValueError(refusal)
         if self.stack_wild_draw_four_on_draw_two and not self.stacking:
             raise ValueError("Wild Draw Four on Draw Two is a stacking option: turn stacking on")
-        if self.stack_wild_draw_four_on_draw_two and self.variant == "flip":
-            raise ValueError("the Flip deck has no Wild Draw Four")
         return self

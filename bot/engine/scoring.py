@@ -1,23 +1,19 @@
-"""Card points and round scoring (standard and alternative)."""
+"""Card points and round scoring (standard and alternative), from each variant's points table."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cards import CLASSIC_WILD_POINTS, FLIP_WILD_POINTS, POINTS, Face, Kind
-from .rules import Variant
+from .cards import Face
+from .variants import variant as variant_entry
 
 
-def face_points(face: Face, variant: Variant) -> int:
-    """Points a face left in a hand is worth at the end of a round."""
-    if face.kind is Kind.NUMBER:
-        return face.number or 0
-    wild_points = FLIP_WILD_POINTS if variant == "flip" else CLASSIC_WILD_POINTS
-    if face.kind in wild_points:
-        return wild_points[face.kind]
-    return POINTS[face.kind]
+def face_points(face: Face, variant: str) -> int:
+    """Points a face left in a hand of a ``variant`` game is worth at the end of a round."""
+    return variant_entry(variant).face_points(face)
 
 
-def hand_points(faces: Iterable[Face], variant: Variant) -> int:
+def hand_points(faces: Iterable[Face], variant: str) -> int:
     """The points of a whole hand on the side it is scored on."""
-    return sum(face_points(face, variant) for face in faces)
+    entry = variant_entry(variant)
+    return sum(entry.face_points(face) for face in faces)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from .cards import Color, Face, Side
 from .game import Game, Phase, RoundResult
 from .moves import Move
+from .variants import variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +148,7 @@ def public_view(game: Game) -> PlayerView:
 
 def _build(game: Game, player: str | None) -> PlayerView:
     seat = -1 if player is None else game.seat_of(player)
-    flip = game.rules.variant == "flip"
+    flip = variant(game.rules.variant).double_sided
     back_side = Side.DARK if game.side is Side.LIGHT else Side.LIGHT
     own_cards = game.hands[seat] if seat >= 0 else []
     hand = tuple(

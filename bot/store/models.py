@@ -17,9 +17,11 @@ from pydantic import (
 from bot.engine import RoundResult
 from bot.engine.cards import Side as EngineSide
 from bot.engine.players import computer_number
+from bot.engine.variants import VariantKey
 
-Variant = Literal["flip", "classic"]
-VariantFilter = Literal["flip", "classic", "all"]
+# A key of the engine's variant registry; a filter is one, or "all".
+Variant = VariantKey
+VariantFilter = VariantKey
 Scoring = Literal["standard", "alternative"]
 Side = Literal["light", "dark"]
 GameStatus = Literal["live", "finished", "abandoned"]

@@ -11,7 +11,7 @@ from bot.ai import NormalStrategy, Strategy
 from bot.ai.knowledge import HandReading, candidate_fronts, prob_holds_color, read_hand
 from bot.ai.montecarlo import Sampler
 from bot.engine import Color, Face, Game, Kind, RuleSet, Side, view_for
-from bot.engine.decks import classic_deck
+from bot.engine.decks import deck_for
 from bot.engine.moves import DRAW, PASS, ChooseColor, PlayCard
 from bot.engine.notation import faces, setup
 from bot.engine.view import OpponentView
@@ -19,7 +19,7 @@ from tests.ai.helpers import decisions
 from tests.engine import play
 
 CLASSIC = RuleSet(variant="classic")
-CLASSIC_FACES = frozenset(card.face(Side.LIGHT) for card in classic_deck())
+CLASSIC_FACES = frozenset(card.face(Side.LIGHT) for card in deck_for(CLASSIC))
 # ann holds nothing for a red 5, so her turn there is a draw.
 STUCK = {"ann": "B1 G2 Y3 B4 G6 Y8", "ben": "R3 Y4 G5", "cid": "G7 B7 Y7"}
 

@@ -9,10 +9,11 @@ import pytest
 
 from bot.engine import Face, Kind, RuleSet, Side
 from bot.engine.cards import DARK_COLORS, LIGHT_COLORS
-from bot.engine.decks import DeckError, classic_deck, deck_for, flip_deck, parse_flip_csv
+from bot.engine.decks import DeckError, deck_for, deck_of, parse_deck
 from bot.engine.notation import parse_face
 from bot.engine.rules import Edition
 from bot.engine.scoring import face_points
+from bot.engine.variants import CLASSIC, FLIP
 
 
 def _packaged_csv() -> str:
@@ -25,14 +26,14 @@ def _kinds(faces: list[Face]) -> Counter[Kind]:
 
 def test_flip_deck_loads_112_cards_from_package_data() -> None:
     """The Flip deck comes from the packaged CSV and has 112 double-sided cards."""
-    deck = flip_deck()
+    deck = deck_of(FLIP)
     assert len(deck) == 112
     assert all(card.dark is not None for card in deck)
 
 
 def test_flip_light_side_has_the_gdr44_counts() -> None:
     """Light side: 72 numbers 1-9, 8 each of Draw One/Reverse/Skip/Flip, 4+4 wilds."""
-    light = [card.face(Side.LIGHT) for card in flip_deck()]
+    light = [card.face(Side.LIGHT) for card in deck_of(FLIP)]
     assert _kinds(light) == {
         Kind.NUMBER: 72,
         Kind.DRAW_ONE: 8,
@@ -48,7 +49,7 @@ def test_flip_light_side_has_the_gdr44_counts() -> None:
 
 def test_flip_dark_side_has_the_gdr44_counts() -> None:
     """Dark side: 72 numbers, 8 each of Draw Five/Reverse/Skip Everyone/Flip, 4+4 wilds."""
-    dark = [card.face(Side.DARK) for card in flip_deck()]
+    dark = [card.face(Side.DARK) for card in deck_of(FLIP)]
     assert _kinds(dark) == {
         Kind.NUMBER: 72,
         Kind.DRAW_FIVE: 8,
@@ -66,19 +67,19 @@ def test_corrupted_flip_csv_raises_deck_error() -> None:
     lines = _packaged_csv().splitlines()
     lines[1] = lines[1].replace("orange,number,4", "orange,number,5")
     with pytest.raises(DeckError, match=r"dark side"):
-        parse_flip_csv("\n".join(lines))
+        parse_deck("\n".join(lines), FLIP.deck, "flip")
 
 
 def test_flip_csv_with_a_missing_card_raises_deck_error() -> None:
     """A CSV with 111 cards raises DeckError with the count."""
     lines = _packaged_csv().splitlines()
     with pytest.raises(DeckError, match=r"112 cards, found 111"):
-        parse_flip_csv("\n".join(lines[:-1]))
+        parse_deck("\n".join(lines[:-1]), FLIP.deck, "flip")
 
 
 def test_classic_deck_has_108_cards() -> None:
     """Classic: per colour one 0, two of 1-9, Skip, Reverse, Draw Two; 4 Wild, 4 WD4."""
-    deck = classic_deck()
+    deck = deck_of(CLASSIC)
     faces = [card.light for card in deck]
     assert len(deck) == 108
     assert all(card.dark is None for card in deck)
@@ -105,7 +106,7 @@ def test_112_card_editions_add_one_special_and_three_customizable_wilds(
     edition: Edition, special: Kind, absent: Kind
 ) -> None:
     """Each 112-card edition is the 108 plus its special wild and three Customizable wilds."""
-    kinds = _kinds([card.light for card in classic_deck(edition)])
+    kinds = _kinds([card.light for card in deck_of(CLASSIC, edition)])
     assert sum(kinds.values()) == 112
     assert kinds[special] == 1
     assert kinds[Kind.WILD_CUSTOMIZABLE] == 3
@@ -115,7 +116,7 @@ def test_112_card_editions_add_one_special_and_three_customizable_wilds(
 
 def test_rule_set_picks_the_deck() -> None:
     """A RuleSet's variant and edition choose the physical deck."""
-    assert deck_for(RuleSet()) is flip_deck()
+    assert deck_for(RuleSet()) is deck_of(FLIP)
     assert len(deck_for(RuleSet(variant="classic"))) == 108
     assert len(deck_for(RuleSet(variant="classic", edition="swap_hands"))) == 112
 

@@ -97,7 +97,7 @@ async def replay_history(store: Store) -> None:
     """Record HISTORY through today's API."""
     for guild, variant, rounds, match_winner in HISTORY:
         seats = sorted({p for _, _, hands in rounds for p in hands})
-        game = await new_game(store, seats, guild_id=guild, variant=variant)  # type: ignore[arg-type]
+        game = await new_game(store, seats, guild_id=guild, variant=variant)
         for index, (round_no, winner, hands) in enumerate(rounds):
             last = index == len(rounds) - 1
             ends_match = match_winner if last else None

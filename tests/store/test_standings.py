@@ -29,7 +29,7 @@ async def play(
     match_winner: int | None = None,
 ) -> None:
     """One game whose rounds are won by (winner, points) in order."""
-    game = await new_game(store, players, guild_id=guild_id, variant=variant)  # type: ignore[arg-type]
+    game = await new_game(store, players, guild_id=guild_id, variant=variant)
     for round_no, (winner, points) in enumerate(winners, start=1):
         loser = next(p for p in players if p != winner)
         hands = {p: (points if p == loser else 0) for p in players}

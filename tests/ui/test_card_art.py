@@ -12,7 +12,8 @@ import pytest
 from PIL import Image
 
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.engine.decks import classic_deck, flip_deck
+from bot.engine.decks import deck_of
+from bot.engine.variants import CLASSIC, FLIP
 from bot.ui.cards import (
     COLOR_BLIND,
     DESIGN_VERSION,
@@ -38,9 +39,9 @@ def test_the_catalog_holds_every_face_of_every_deck() -> None:
     """All classic editions and both Flip sides: 120 distinct faces, each with a unique name."""
     faces = set(all_faces())
     for edition in ("standard", "shuffle_hands", "swap_hands"):
-        assert {(c.light, Side.LIGHT) for c in classic_deck(edition)} <= faces
-    assert {(c.light, Side.LIGHT) for c in flip_deck()} <= faces
-    assert {(c.face(Side.DARK), Side.DARK) for c in flip_deck()} <= faces
+        assert {(c.light, Side.LIGHT) for c in deck_of(CLASSIC, edition)} <= faces
+    assert {(c.light, Side.LIGHT) for c in deck_of(FLIP)} <= faces
+    assert {(c.face(Side.DARK), Side.DARK) for c in deck_of(FLIP)} <= faces
     assert len(faces) == 120
     assert len({face_name(f, s) for f, s in faces}) == 120
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.engine.variants import VARIANTS
+
 from ..backend import Backend, Connection, Row
 from ..models import (
     LeaderboardPage,
@@ -22,6 +24,10 @@ _SORT_COLUMNS: dict[SortKey, str] = {
     "matches_won": "matches_won",
     "rounds_won": "rounds_won",
 }
+
+# The totals a player's stats read: each variant's, and "all" of them together.
+_TOTALS_VARIANTS = (*VARIANTS, "all")
+_TOTALS_MARKS = ", ".join("?" for _ in _TOTALS_VARIANTS)
 
 _ROW_COLUMNS = (
     "t.player_id, p.display_name AS name, t.points, t.matches_won, t.rounds_won, t.games_played"
@@ -177,9 +183,9 @@ class StandingsRepository:
             found = await fetch_all(
                 connection,
                 "SELECT p.display_name, t.* FROM players AS p LEFT JOIN player_totals AS t"
-                " ON t.scope = ? AND t.variant IN ('flip', 'classic', 'all') AND t.player_id = p.id"
+                f" ON t.scope = ? AND t.variant IN ({_TOTALS_MARKS}) AND t.player_id = p.id"
                 " WHERE p.id = ?",
-                (scope_key, player_id),
+                (scope_key, *_TOTALS_VARIANTS, player_id),
             )
             rows = {row["variant"]: row for row in found if row["variant"] is not None}
             player = found[0] if found else None
@@ -187,9 +193,10 @@ class StandingsRepository:
             overall = rows.get("all")
             if overall is None:
                 return PlayerStats(player_id=player_id, name=name, guild_id=guild_id)
-            played = {v: rows[v]["games_played"] for v in ("flip", "classic") if v in rows}
-            # Most games played; a tie goes to Flip, the headline game.
-            favourite = max(played, key=lambda v: (played[v], v == "flip"), default=None)
+            played = {v: rows[v]["games_played"] for v in VARIANTS if v in rows}
+            # Most games played; a tie goes to the variant listed first (Flip, the headline game).
+            order = list(VARIANTS)
+            favourite = max(played, key=lambda v: (played[v], -order.index(v)), default=None)
             return PlayerStats(
                 player_id=player_id,
                 name=name,

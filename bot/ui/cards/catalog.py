@@ -5,22 +5,21 @@ from __future__ import annotations
 from functools import cache
 
 from bot.engine.cards import Face, Kind, Side
-from bot.engine.decks import classic_deck, flip_deck
+from bot.engine.decks import all_cards
+from bot.engine.variants import VARIANTS
 
 from .draw import side_of
 
 
 @cache
 def all_faces() -> tuple[tuple[Face, Side], ...]:
-    """Each distinct (face, side) of the classic decks (all editions) and both Flip sides."""
+    """Each distinct (face, side) of every variant's deck file (all its editions, both sides)."""
     seen: dict[tuple[Face, Side], None] = {}
-    for edition in ("standard", "shuffle_hands", "swap_hands"):
-        for card in classic_deck(edition):
-            seen[(card.light, Side.LIGHT)] = None
-    for card in flip_deck():
-        seen[(card.light, Side.LIGHT)] = None
-        if card.dark is not None:
-            seen[(card.dark, Side.DARK)] = None
+    for entry in VARIANTS.values():
+        for card in all_cards(entry):
+            for side in Side:
+                if side is Side.LIGHT or card.dark is not None:
+                    seen[(card.face(side), side)] = None
     return tuple(seen)
 
 
