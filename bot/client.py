@@ -139,7 +139,7 @@ class UnoBot(commands.AutoShardedBot):
         await self.sessions.restore_saved()
         seconds = asyncio.get_running_loop().time() - started
         log.info("resumed %d live games and %d open lobbies in %.1f s", games, lobbies, seconds)
-        palettes = {session.state.palette for session in self.sessions.by_id.values()}
+        palettes = {session.state.options.palette for session in self.sessions.by_id.values()}
         if palettes - {"standard"}:  # restored tables in another palette need its card emoji
             self.sessions.spawn(self.sessions.pictures.ensure_emoji(self, palettes), "card-emoji")
         freeze_long_lived()  # the restored tables live on: out of the full collections too

@@ -16,3 +16,17 @@ LANGUAGES: dict[str, tuple[str, ...]] = {
 }
 # The catalog codes, English first.
 LANGUAGE_CODES: tuple[str, ...] = tuple(LANGUAGES)
+
+# Discord locales and the catalog codes themselves (a config setting may say "fi" or "sv-SE").
+_BY_LOCALE: dict[str, str] = {
+    name.casefold(): code for code, locales in LANGUAGES.items() for name in (code, *locales)
+}
+
+
+def language_of(locale: object) -> str | None:
+    """The catalog code serving a Discord locale (a ``discord.Locale`` or its text, or a
+    catalog code); None when no catalog serves it."""
+    if locale is None:
+        return None
+    key = getattr(locale, "value", locale)
+    return _BY_LOCALE.get(str(key).strip().casefold())

@@ -147,7 +147,7 @@ class PublicMessages:
         state = session.state
         assert state.game is not None
         png = await self._pictures.table_png(
-            public_view(state.game), state.name, state.palette, self._picture, session.lang
+            public_view(state.game), state.name, state.options.palette, self._picture, session.lang
         )
         if png is not None:
             shown.embed.set_image(url=PICTURE_URL)
@@ -159,7 +159,7 @@ class PublicMessages:
         it, and building the public view there would be wasted."""
         state = self._session.state
         game = state.game
-        return state.pictures and game is not None and game.phase not in TERMINAL_PHASES
+        return state.options.pictures and game is not None and game.phase not in TERMINAL_PHASES
 
     async def _edit(self, shown: render.Rendered, png: bytes | None = None) -> None:
         state = self._session.state

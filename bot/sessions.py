@@ -30,21 +30,20 @@ from bot.engine import (
     Catch,
     IllegalMove,
     Phase,
-    RuleSet,
     view_for,
 )
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
+from bot.options import TableOptions, public_language
 from bot.persistence import Persistence
 from bot.public_messages import Messenger, PublicMessages
-from bot.server_settings import ServerSettings, Timers
 from bot.servers import ServerSettingsBook
 from bot.store import LiveGame, SavedLobby
 from bot.table import Seat, TableError, TableState
 from bot.thinking import Thinker
 from bot.ui import render, words
 from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
-from bot.ui.i18n import Lang, public_language, resolve, t, tn
+from bot.ui.i18n import Lang, resolve, t, tn
 from bot.ui.pictures import Pictures
 from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
 
@@ -130,30 +129,15 @@ class GameSession:
     @property
     def lang(self) -> Lang:
         """The language of the table's public messages (chosen when the lobby opened)."""
-        return public_language(None, self.state.language)
+        return Lang(self.state.options.language)
 
     def reader(self, interaction: Interaction) -> Lang:
         """The language of an answer only the clicking person sees: theirs, else the table's."""
-        return resolve(interaction.locale, self.state.language)
+        return resolve(interaction.locale, self.state.options.language)
 
     def ai_name(self, first_name: str) -> str:
         """A computer player's seat name in the table's language ("Cara 🤖")."""
         return words.ai_name(self.lang, first_name)
-
-    # The table's own timers, fixed when its lobby opened; a table saved before it kept them
-    # follows the host's config.
-
-    @property
-    def lobby_timeout(self) -> int:
-        """Seconds a lobby nobody starts stays open."""
-        own = self.state.lobby_timeout
-        return self.manager.settings.lobby_timeout if own is None else own
-
-    @property
-    def turn_reminder(self) -> float:
-        """Seconds into a turn when its player is pinged (0: never)."""
-        own = self.state.turn_reminder
-        return self.manager.settings.turn_reminder if own is None else own
 
     @property
     def jump_url(self) -> str:
@@ -170,7 +154,7 @@ class GameSession:
         never exceeds today's lobby_timeout (a lowered setting, a clock set back).
         """
         left = (self.state.lobby_idle_until - discord.utils.utcnow()).total_seconds()
-        left = min(left, self.lobby_timeout)
+        left = min(left, self.state.options.lobby_timeout)
         self.touch_lobby(left)
         if left > 0:
             self.state.note(t(self.lang, "log.restarted_lobby"))
@@ -203,7 +187,7 @@ class GameSession:
         game = self.state.game
         assert game is not None
         view = view_for(game, player)
-        emoji = self.manager.pictures.card_emoji(self.state.palette)
+        emoji = self.manager.pictures.card_emoji(self.state.options.palette)
         return render.hand_message(
             self.state, view, self.state.serial, page, notice, lang, card_emoji=emoji
         )
@@ -266,7 +250,7 @@ class GameSession:
 
     def touch_lobby(self, seconds: float | None = None) -> None:
         """(Re)start the idle timer that closes a lobby nobody starts (default: the full time)."""
-        delay = self.lobby_timeout if seconds is None else max(0.0, seconds)
+        delay = self.state.options.lobby_timeout if seconds is None else max(0.0, seconds)
         self.state.lobby_idle_until = discord.utils.utcnow() + timedelta(seconds=delay)
         self._cancel(self._lobby_task)
         self._lobby_task = self.manager.spawn(self._expire_lobby(delay), f"lobby-{self.id}")
@@ -275,7 +259,7 @@ class GameSession:
         await asyncio.sleep(delay)
         async with self.lock:
             if self.state.game is None and not self.state.closed:
-                minutes = self.lobby_timeout // 60
+                minutes = self.state.options.lobby_timeout // 60
                 lang = self.lang
                 await self.close_with(
                     t(lang, "closed.lobby_idle.title"), tn(lang, "closed.lobby_idle", minutes)
@@ -478,9 +462,9 @@ class GameSession:
 
     async def _turn_timer(self, serial: int) -> None:
         loop = asyncio.get_running_loop()
-        timeout = self.state.turn_timeout
+        timeout = self.state.options.turn_timeout
         deadline = loop.time() + timeout
-        reminder = self.turn_reminder
+        reminder = self.state.options.turn_reminder
         if 0 < reminder < timeout:
             await asyncio.sleep(reminder)
             # Sent within the bot's budget of REST calls, drawn when it goes out.
@@ -491,7 +475,7 @@ class GameSession:
             game = self.state.game
             if player is None or game is None:
                 return
-            if self.state.ai_takeover:
+            if self.state.options.ai_takeover:
                 events = await self.computer_turns.take_over(player)
             else:
                 events = game.auto_play(player)
@@ -507,7 +491,7 @@ class GameSession:
         )
 
     async def _next_round_later(self, round_no: int) -> None:
-        await asyncio.sleep(self.state.next_round_delay)
+        await asyncio.sleep(self.state.options.next_round_delay)
         async with self.lock:
             game = self.state.game
             if self.state.closed or game is None or game.phase is not Phase.ROUND_OVER:
@@ -629,26 +613,28 @@ class SessionManager:
             if session_id not in self.by_id:
                 return session_id
 
+    @staticmethod
+    def server_locale(interaction: Interaction) -> discord.Locale | None:
+        """The server's own Discord language (its preferred locale)."""
+        guild = interaction.guild
+        return guild.preferred_locale if guild is not None else interaction.guild_locale
+
     def server_language(self, interaction: Interaction) -> Lang:
         """The language of the server's public messages: the server's own setting, else the
         host's ``language`` setting, else the server's preferred locale, else English."""
-        guild = interaction.guild
-        server = guild.preferred_locale if guild is not None else interaction.guild_locale
-        chosen = self.servers.peek(interaction.guild_id).language or self.settings.language
-        return public_language(server, chosen)
+        chosen = self.servers.peek(interaction.guild_id).shown("language", self.settings)
+        return Lang(public_language(chosen, self.server_locale(interaction)))
 
     def reader(self, interaction: Interaction) -> Lang:
-        """The language of a private answer: the user's, else the channel's table's (or the
-        server's), else English."""
+        """The language of a private answer (the bot's one rule): the user's, else the
+        channel's table's (or the server's), else English."""
         session = self.by_channel.get(interaction.channel_id or 0)
-        server = session.state.language if session else self.server_language(interaction)
+        server = session.lang if session else self.server_language(interaction)
         return resolve(interaction.locale, server)
 
-    def open_lobby(
-        self, interaction: Interaction, rules: RuleSet, timers: Timers, server: ServerSettings
-    ) -> GameSession:
-        """A new lobby in the interaction's channel, hosted by the user, with the server's
-        timers, language and look (``server``, read before)."""
+    def open_lobby(self, interaction: Interaction, options: TableOptions) -> GameSession:
+        """A new lobby in the interaction's channel, hosted by the user, started with
+        ``options`` (``ServerSettings.table_options``)."""
         assert interaction.channel_id is not None
         host = Seat(str(interaction.user.id), interaction.user.display_name)
         state = TableState(
@@ -656,19 +642,9 @@ class SessionManager:
             interaction.guild_id,
             interaction.channel_id,
             host,
-            rules,
-            timers.turn_timeout,
-            timers.next_round_delay,
+            options,
             discord.utils.utcnow(),
         )
-        state.turn_reminder = timers.turn_reminder
-        state.lobby_timeout = timers.lobby_timeout
-        state.ai_catch_rate = timers.ai_catch_rate
-        state.ai_difficulty = server.ai_difficulty
-        state.ai_takeover = server.ai_takeover
-        look = server.look(self.settings)
-        state.pictures, state.palette = look["pictures"], look["palette"]
-        state.language = self.server_language(interaction)
         session = GameSession(self, state)
         self.register(session)
         session.touch_lobby()
@@ -764,7 +740,7 @@ class SessionManager:
             state = persistence.restore_game(live)
             if state is None:
                 self.spawn(persistence.abandon(live.game.id), f"abandon-{live.game.id}")
-                text = t(public_language(None, self.settings.language), "restore.failed")
+                text = t(Lang(public_language(self.settings.language)), "restore.failed")
                 self.edits.call(partial(self.announce, channel_id, text))
                 return None
             if state.id in self.by_id:

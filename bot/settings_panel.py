@@ -18,14 +18,14 @@ import discord
 from bot.config import Settings
 from bot.server_settings import (
     CATCH_RATE,
-    CHOICES,
     HOUSE_RULES,
     MAX_CHANNELS,
-    NUMBERS,
-    SWITCHES,
     ServerSettings,
     SettingRefused,
     bounds,
+    choices,
+    numbers,
+    switches,
 )
 from bot.servers import ServerSettingsBook
 from bot.store import StoreError
@@ -42,6 +42,7 @@ SELECT_LABEL_LIMIT = 100  # characters in a select option's label
 MODAL_LABEL_LIMIT = 45  # characters in a modal input's label
 AUTO = "auto"  # the choice value of "follow the host's setting" (the empty language)
 DIGITS = re.compile(r"\d{1,20}")
+LOOK = ("pictures", "palette")  # the look of a table, listed with the language
 # Seconds a modal waits for its answer (the interaction token's life); a closed one is dropped.
 MODAL_TIMEOUT = 900
 
@@ -95,7 +96,7 @@ def value_text(lang: Lang, name: str, value: Any) -> str:
         return t(lang, "value.on" if value else "value.off")
     if name == "ai_difficulty":
         return t(lang, f"ai.difficulty.{value}")
-    if name in CHOICES:
+    if name in choices():
         return t(lang, f"value.{name}.{value or AUTO}")
     return str(value)
 
@@ -109,7 +110,7 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
     """The panel's embed: every setting of the server and its value now."""
     embed = discord.Embed(title=t(lang, "settings.title", where=safe_name(where)))
     embed.description = t(lang, "settings.intro")
-    house = [setting_name(lang, n) for n in HOUSE_RULES if getattr(server, n)]
+    house = [setting_name(lang, n) for n in HOUSE_RULES if server.value(n)]
     rules = [
         f"{setting_name(lang, 'target')}: {format_number(lang, server.target)}",
         f"{setting_name(lang, 'scoring')}: {value_text(lang, 'scoring', server.scoring)}",
@@ -117,24 +118,23 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
         t(lang, "summary.house", rules=", ".join(house)) if house else t(lang, "settings.no_house"),
     ]
     add_field(embed, t(lang, "settings.section.rules"), "\n".join(rules))
-    timers = server.timers(config)
     lines = [
-        f"{setting_name(lang, n)}: {_seconds(lang, getattr(server, n), getattr(timers, n))}"
+        f"{setting_name(lang, n)}: {_seconds(lang, server.value(n), server.shown(n, config))}"
         for n in ("turn_timeout", "turn_reminder", "lobby_timeout", "next_round_delay")
     ]
     add_field(embed, t(lang, "settings.section.timers"), "\n".join(lines))
-    rate = t(lang, "settings.percent", percent=round(timers.ai_catch_rate * 100))
+    rate = t(lang, "settings.percent", percent=round(server.shown(CATCH_RATE, config) * 100))
     if server.ai_catch_rate is None:
         rate = t(lang, "settings.from_config", value=rate)
     computer = [
-        f"{setting_name(lang, n)}: {value_text(lang, n, getattr(server, n))}"
+        f"{setting_name(lang, n)}: {value_text(lang, n, server.value(n))}"
         for n in ("ai_difficulty", "ai_takeover")
     ] + [f"{setting_name(lang, CATCH_RATE)}: {rate}"]
     add_field(embed, t(lang, "settings.section.ai"), "\n".join(computer))
     look = [f"{setting_name(lang, 'language')}: {value_text(lang, 'language', server.language)}"]
-    for name, value in server.look(config).items():
-        text = value_text(lang, name, value)
-        if getattr(server, name) is None:
+    for name in LOOK:
+        text = value_text(lang, name, server.shown(name, config))
+        if server.value(name) is None:
             text = t(lang, "settings.from_config", value=text)
         look.append(f"{setting_name(lang, name)}: {text}")
     add_field(embed, t(lang, "settings.section.messages"), "\n".join(look))
@@ -153,23 +153,23 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
 def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.ui.View:
     """The panel's controls, each showing the current value (the config's where the server
     left one to it)."""
-    shown = {**server.model_dump(), **server.look(config)}
-    switches = discord.ui.Select[Any](
+    shown = {name: server.shown(name, config) for name in (*switches(), *choices())}
+    switch_select = discord.ui.Select[Any](
         custom_id=SettingsClick("switches").custom_id,
         placeholder=t(lang, "settings.placeholder.switches"),
         min_values=0,
-        max_values=len(SWITCHES),
+        max_values=len(switches()),
         options=[
             discord.SelectOption(
                 label=fit(setting_name(lang, n), SELECT_LABEL_LIMIT),
                 value=n,
                 default=bool(shown[n]),
             )
-            for n in SWITCHES
+            for n in switches()
         ],
     )
     options = []
-    for name, values in CHOICES.items():
+    for name, values in choices().items():
         for value in values:
             current = shown[name] == value
             label = f"{setting_name(lang, name)}: {value_text(lang, name, value)}"
@@ -216,7 +216,7 @@ def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.
             (SettingsClick("reset"), discord.ButtonStyle.danger),
         )
     ]
-    selects = (switches, choice, channels, role)
+    selects = (switch_select, choice, channels, role)
     for row, select in enumerate(selects):
         select.row = row
     # Clicks reach the controls through the registered SettingsControl, never this view.
@@ -282,7 +282,7 @@ async def _saved(
 def refusal_text(lang: Lang, refused: SettingRefused) -> str:
     """Why a setting cannot take a value, in ``lang``."""
     name = setting_name(lang, refused.name) if refused.name in ServerSettings.model_fields else ""
-    if refused.name in NUMBERS or refused.name == CATCH_RATE:
+    if refused.name in numbers() or refused.name == CATCH_RATE:
         low, high = bounds(refused.name)
         if refused.name == CATCH_RATE:
             low, high = low * 100, high * 100
@@ -345,16 +345,18 @@ class SettingsControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=SET
 def _changes(interaction: Interaction, control: str, values: list[str]) -> dict[str, Any]:
     """What a select's chosen ``values`` change; SettingRefused for anything not offered."""
     if control == "switches":
-        unknown = [v for v in values if v not in SWITCHES]
+        offered = switches()
+        unknown = [v for v in values if v not in offered]
         if unknown:
             raise SettingRefused(unknown[0], "unknown")
-        return {name: name in values for name in SWITCHES}
+        return {name: name in values for name in offered}
     if control == "choice":
         if len(values) != 1:
             raise SettingRefused("choice", "one value")
         name, _, value = values[0].partition(":")
         value = "" if value == AUTO else value
-        if name not in CHOICES or value not in CHOICES[name]:
+        allowed = choices()
+        if name not in allowed or value not in allowed[name]:
             raise SettingRefused(name, "not offered")
         return {name: value}
     if control == "channels":
@@ -411,7 +413,7 @@ class _NumbersForm(discord.ui.Modal):
                 custom_id=name,
                 label=fit(self.label(name), MODAL_LABEL_LIMIT),
                 placeholder=t(lang, "settings.modal.blank"),
-                default=self.shown(getattr(server, name)),
+                default=self.shown(server.value(name)),
                 required=False,
                 max_length=6,
             )
@@ -457,7 +459,7 @@ class NumbersModal(_NumbersForm):
     """The target and the four timers."""
 
     def __init__(self, lang: Lang, server: ServerSettings) -> None:
-        super().__init__(lang, t(lang, "settings.modal.numbers"), server, NUMBERS)
+        super().__init__(lang, t(lang, "settings.modal.numbers"), server, numbers())
 
     def label(self, name: str) -> str:
         """The input's label; timers say their unit."""

@@ -10,16 +10,17 @@ no words: the session says each key in its reader's language.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.engine import Face, Game, Move, Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.players import Difficulty, computer_id, is_computer
+from bot.options import MAX_SEATS as MAX_SEATS  # declared with the options (start's ``ai``)
+from bot.options import TableOptions
 
-MAX_SEATS = 10
 LOG_LINES = 6
 TIMEOUTS_BEFORE_REMOVAL = 3
 AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
@@ -54,6 +55,24 @@ class Seat:
         return None if self.ai else int(self.player_id)
 
 
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """A table's saved parts, as persistence reads them back (``TableState.restore``)."""
+
+    session_id: str
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    options: TableOptions
+    seats: Sequence[Seat]
+    message_id: int | None
+    lobby_idle_until: datetime
+    serial: int = 0
+    log: Sequence[str] = ()
+    timeouts_in_row: Mapping[str, int] = field(default_factory=dict)
+    reminder_id: int | None = None
+
+
 class TableState:
     """A lobby that becomes a game: everything about a channel's table that is saved."""
 
@@ -63,28 +82,19 @@ class TableState:
         guild_id: int | None,
         channel_id: int,
         host: Seat,
-        rules: RuleSet,
-        turn_timeout: int,
-        next_round_delay: int,
+        options: TableOptions,
         lobby_idle_until: datetime,
     ) -> None:
-        """A new lobby with its host seated."""
+        """A new lobby with its host seated, started with ``options``."""
         if host.user_id is None:
             raise ValueError("a table is hosted by a person")
         self.id = session_id
         self.guild_id = guild_id
         self.channel_id = channel_id
         self.host_id = host.user_id
-        self.rules = rules
-        self.turn_timeout = turn_timeout
-        self.next_round_delay = next_round_delay
-        self.ai_difficulty: Difficulty = "normal"
-        self.ai_takeover = False
-        # The server's timers and catch rate when the lobby opened (None: the host's config),
-        # kept with the table so a later change of the server's settings never alters it.
-        self.turn_reminder: float | None = None
-        self.lobby_timeout: int | None = None
-        self.ai_catch_rate: float | None = None
+        # Everything the table was started with (rules, timers, language, look), fixed when
+        # the lobby opened: a later change of the server's settings never alters it.
+        self.options = options
         # Moves on with every change (each method below, each setter): the session saves the
         # table when it moved, and a failed click can tell whether it changed anything.
         self.revision = 0
@@ -100,14 +110,37 @@ class TableState:
         # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
         # to the process that restores it.
         self._lobby_idle_until = lobby_idle_until
-        # The language of the public messages (a catalog code), chosen when the lobby opens
-        # and saved with the table, so a restored game keeps it.
-        self.language = "en"
-        # How the public table looks: with its picture (or text only), and the card art's
-        # palette ("standard" or "colour_blind"); chosen when the lobby opens, saved with it.
-        self.pictures = True
-        self.palette = "standard"
         self._names: dict[str, str] = {host.player_id: host.name}
+
+    @classmethod
+    def restore(cls, saved: SavedTable, game: Game | None = None) -> TableState:
+        """The table as it was saved (a lobby, or with its running ``game``): the one way
+        back from the store, every saved part set once."""
+        people = [s for s in saved.seats if s.user_id is not None]
+        host = next((s for s in people if s.user_id == saved.host_id), people[0])
+        table = cls(
+            saved.session_id,
+            saved.guild_id,
+            saved.channel_id,
+            host,
+            saved.options,
+            saved.lobby_idle_until,
+        )
+        table.seats = list(saved.seats)  # the saved order, the host wherever they sat
+        table._names = {s.player_id: s.name for s in saved.seats}
+        table.host_id = saved.host_id
+        table._message_id = saved.message_id
+        table._reminder_id = saved.reminder_id
+        table.serial = saved.serial
+        table.log.extend(saved.log)
+        table.timeouts_in_row = dict(saved.timeouts_in_row)
+        table.game = game
+        return table
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rules of the game (the variant's, with its options)."""
+        return self.options.rules
 
     # ------------------------------------------------------------------ what a change sets
 
@@ -284,7 +317,7 @@ class TableState:
         """The host's Add AI: one computer player of the lobby's difficulty."""
         self._lobby()
         self._hosted_by(user_id, "lobby.ai.not_host")
-        return self.add_ai(self.ai_difficulty, namer)
+        return self.add_ai(self.options.ai_difficulty, namer)
 
     def drop_ai(self, user_id: int, seat: Seat | None = None) -> Seat:
         """The host takes a computer player out of the lobby (the one added last by default)."""

@@ -34,6 +34,7 @@ from discord import app_commands
 
 # The one list of languages lives below the ui (the settings read it too); re-exported here.
 from bot.languages import LANGUAGES as LANGUAGES
+from bot.languages import language_of as catalog_code
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +42,6 @@ LOCALES_DIR = Path(__file__).with_name("locales")
 
 Lang = NewType("Lang", str)
 ENGLISH = Lang("en")
-
-# Discord locales and the catalog codes themselves (a config setting may say "fi" or "sv-SE").
-_BY_LOCALE: dict[str, Lang] = {
-    name.casefold(): Lang(code) for code, locales in LANGUAGES.items() for name in (code, *locales)
-}
 
 
 def languages() -> tuple[Lang, ...]:
@@ -55,10 +51,8 @@ def languages() -> tuple[Lang, ...]:
 
 def language_of(locale: str | discord.Locale | None) -> Lang | None:
     """The language serving a Discord locale (or a catalog code); None when there is none."""
-    if locale is None:
-        return None
-    key = locale.value if isinstance(locale, discord.Locale) else locale
-    return _BY_LOCALE.get(key.strip().casefold())
+    code = catalog_code(locale)
+    return None if code is None else Lang(code)
 
 
 def resolve(

@@ -36,6 +36,7 @@ from bot.engine import (
 )
 from bot.engine.cards import Color, Kind, Side
 from bot.engine.view import HandCard
+from bot.options import TableOptions
 
 from .buttons import HandClick, LobbyClick, TableClick, UnoButton
 from .i18n import Lang, t, tn
@@ -93,13 +94,7 @@ class Table(Protocol):
     @property
     def log(self) -> Sequence[str]: ...
     @property
-    def turn_timeout(self) -> int: ...
-    @property
-    def ai_takeover(self) -> bool: ...
-    @property
-    def ai_difficulty(self) -> str: ...
-    @property
-    def next_round_delay(self) -> int: ...
+    def options(self) -> TableOptions: ...
     @property
     def game(self) -> Game | None: ...
     def name(self, player: str) -> str: ...
@@ -218,10 +213,11 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
         players or t(lang, "lobby.players.none"),
         inline=True,
     )
-    summary = rules_summary(lang, table.rules, table.turn_timeout, table.ai_takeover)
+    options = table.options
+    summary = rules_summary(lang, table.rules, options.turn_timeout, options.ai_takeover)
     differences = rules_differences(lang, table.rules)
     add_field(embed, t(lang, "rules.title"), f"{summary}\n{differences}")
-    embed.set_footer(text=lobby_footer(lang, table.ai_difficulty))
+    embed.set_footer(text=lobby_footer(lang, options.ai_difficulty))
     gid = table.id
     buttons = [
         UnoButton(LobbyClick(gid, "join"), t(lang, "button.join"), discord.ButtonStyle.success),
@@ -414,7 +410,7 @@ def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: L
         embed.title = t(lang, "match.title", name=name(view.match_winner))
         embed.set_footer(text=t(lang, "match.footer"))
         return Rendered(None, embed, None)
-    embed.set_footer(text=t(lang, "round.footer", seconds=table.next_round_delay))
+    embed.set_footer(text=t(lang, "round.footer", seconds=table.options.next_round_delay))
     next_round = TableClick(table.id, "next")
     label = t(lang, "button.next_round")
     buttons = [UnoButton(next_round, label, discord.ButtonStyle.primary)]

@@ -12,8 +12,9 @@ from unittest.mock import Mock
 import pytest
 
 from bot.config import Settings
-from bot.engine import PlayCard, RuleSet, dumps
+from bot.engine import PlayCard, dumps
 from bot.engine.notation import setup
+from bot.options import TableOptions
 from bot.persistence import Persistence, dump_lobby, session_snapshot
 from bot.servers import ServerSettingsBook
 from bot.sessions import GameSession, SessionManager
@@ -25,8 +26,9 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 # Public methods that only read the table.
 READERS = {"name", "seat_of", "seat_of_player", "is_ai", "in_game", "turn_due", "final_hands"}
 READERS |= {"player"}
-# Closing ends the table's rows instead of saving it (the restart tests show that).
-ENDS = {"close"}
+# Closing ends the table's rows instead of saving it (the restart tests show that); restoring
+# builds a table from its saved parts.
+ENDS = {"close", "restore"}
 
 
 def changers() -> set[str]:
@@ -72,7 +74,7 @@ async def test_every_change_under_the_lock_is_saved(store: Store, settings: Sett
     """A change through each public table method, with nothing else to save it, reaches the
     store when the lock is released: a restart restores the table exactly as it was."""
     manager = SessionManager(Mock(), settings, Persistence(store), ServerSettingsBook(store))
-    state = TableState("abc123", 9, 42, Seat(str(ANNA), "anna"), RuleSet(), 60, 30, NOW)
+    state = TableState("abc123", 9, 42, Seat(str(ANNA), "anna"), TableOptions(), NOW)
     session = GameSession(manager, state)
     covered: set[str] = set()
 

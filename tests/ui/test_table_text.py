@@ -29,7 +29,7 @@ def tables_of_a_round(state: TableState, seed: int, steps: int) -> Iterator[rend
     """The public table at each of the first ``steps`` turns of a random round."""
     game = state.game
     assert game is not None
-    lang = Lang(state.language)
+    lang = Lang(state.options.language)
     rng = random.Random(seed)
     for _ in range(steps):
         if game.phase in TERMINAL_PHASES:
