@@ -1,7 +1,7 @@
 """The computer players of one table: their turns, UNO calls and catches, and the takeover of
 a person whose time ran out.
 
-A decision is worked out on the computer players' thread (``bot.thinking``) while the session's
+A decision is worked out on the computer players' thread (``bot.ai.thinking``) while the session's
 lock keeps the game unchanged; the move then lands through the session like a click would.
 """
 
@@ -15,12 +15,12 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from bot.ai import Strategy, strategy_for, wants_to_catch
+from bot.ai.thinking import Thinker
 from bot.config import Settings
 from bot.engine import CallUno, Catch, Move, PlayerView, view_for
 from bot.engine import events as ev
 from bot.engine.players import Difficulty
 from bot.table import TableState
-from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
 

@@ -28,8 +28,6 @@ from pydantic_settings import (
 )
 
 from bot.compiled import ENGINE_VARIABLE
-from bot.options import OPTIONS
-from bot.options import PaletteName as PaletteName  # declared with the options; kept here too
 
 # Three dot-separated base64url parts: user id, timestamp, HMAC.
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -37,6 +35,12 @@ DEFAULT_CONFIG_FILE = "config.toml"
 CONFIG_ENV = "UNO_CONFIG"
 ENV_PREFIX = "UNO_"
 TOKEN_ENV = "DISCORD_TOKEN"
+
+# One range for the turn timer, whether it comes from the settings or a game's own option.
+TURN_TIMEOUT_MIN = 15
+TURN_TIMEOUT_MAX = 600
+# The card art's palettes: the usual colours, or Okabe & Ito's for colour-vision deficiencies.
+PaletteName = Literal["standard", "colour_blind"]
 
 
 def _shard_list(spec: str) -> list[int]:
@@ -104,13 +108,10 @@ class Settings(BaseSettings):
 
     guild_id: int | None = Field(default=None, ge=1, description="sync commands to this guild only")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    # The host's defaults of the table options declared with config=True (bot.options): the
-    # default and range come from the declaration, one for the start option, the server's
-    # setting and this key.
-    turn_timeout: int = OPTIONS["turn_timeout"].field()
-    turn_reminder: float = OPTIONS["turn_reminder"].field()
-    lobby_timeout: int = OPTIONS["lobby_timeout"].field()
-    next_round_delay: int = OPTIONS["next_round_delay"].field()
+    turn_timeout: int = Field(default=60, ge=TURN_TIMEOUT_MIN, le=TURN_TIMEOUT_MAX)
+    turn_reminder: float = Field(default=15.0, ge=0.0, le=3600.0)
+    lobby_timeout: int = Field(default=600, ge=30, le=86_400)
+    next_round_delay: int = Field(default=30, ge=0, le=600)
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
     # Table edits (channel message edits) count against Discord's 50 REST requests a second
     # per bot; interaction responses do not. This is the whole bot's budget for them (raise it
@@ -131,11 +132,11 @@ class Settings(BaseSettings):
     memory_reclaim_hours: float = Field(default=6.0, ge=0.0, le=168.0)
     # The public table's picture (false: a text-only table) and the card art's palette; each
     # game can choose otherwise with its start options.
-    pictures: bool = OPTIONS["pictures"].field()
-    palette: PaletteName = OPTIONS["palette"].field()
+    pictures: bool = True
+    palette: PaletteName = "standard"
 
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
-    ai_catch_rate: float = OPTIONS["ai_catch_rate"].field()
+    ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
     # The heartbeat file the container's HEALTHCHECK reads (bot.health); None writes none.
     health_file: Path | None = None
 

@@ -17,20 +17,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.config import PaletteName, Settings, setting_range
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
+from bot.engine.variants import VARIANTS
 from bot.engine.variants import variant as variant_entry
 from bot.languages import LANGUAGE_CODES, language_of
 
-# The seats of a table (the computer players a start may seat are the rest but the host's).
-MAX_SEATS = 10
-# The card art's palettes: the usual colours, or Okabe & Ito's for colour-vision deficiencies.
-PaletteName = Literal["standard", "colour_blind"]
+# The most seats any variant has (computer players are numbered up to it; a start may seat
+# all but the host's); each variant's own range is in its entry.
+MAX_SEATS = max(entry.max_players for entry in VARIANTS.values())
 Value = bool | int | float | str
 
 
@@ -58,11 +59,14 @@ class Option:
     kept: bool = True
     # "seconds" for a timer (its refusal says the unit).
     unit: str = ""
+    # The option's type when it is not its default's (a whole number of seconds whose config
+    # key, a float, allows fractions).
+    value_type: type | None = None
 
     @property
     def kind(self) -> type:
         """The option's Python type: bool, int, float or str."""
-        return type(self.default)
+        return self.value_type or type(self.default)
 
     @property
     def key(self) -> str:
@@ -95,6 +99,16 @@ class Option:
 
 
 OPTIONS: dict[str, Option] = {}
+
+
+def hosted(name: str, description: str, **more: Any) -> Option:
+    """An option the host's config also sets (config.toml's key of the same name): its
+    default and range are that key's, so the start option, the server's setting and the
+    config accept the same values."""
+    bounds = setting_range(name)
+    low, high = bounds if bounds is not None else (None, None)
+    default = Settings.model_fields[name].default
+    return Option(name, default, description, low=low, high=high, config=True, **more)
 
 
 def declare(option: Option) -> Option:
@@ -154,13 +168,9 @@ for _option in (
         choices=get_args(Edition),
         rule=True,
     ),
-    Option(
+    hosted(
         "turn_timeout",
-        60,
         "Seconds per turn before the bot plays for you (default 60)",
-        low=15,
-        high=600,
-        config=True,
         unit="seconds",
     ),
     Option(
@@ -172,33 +182,14 @@ for _option in (
         server=False,
         kept=False,
     ),
-    Option(
+    hosted(
         "turn_reminder",
-        15,
         "Seconds into a turn when its player is pinged (0: never)",
-        low=0,
-        high=3600,
         start=None,
-        config=True,
+        value_type=int,  # a server sets whole seconds; the config may say 7.5
     ),
-    Option(
-        "lobby_timeout",
-        600,
-        "Seconds a lobby nobody starts stays open",
-        low=30,
-        high=86_400,
-        start=None,
-        config=True,
-    ),
-    Option(
-        "next_round_delay",
-        30,
-        "Seconds between a round's end and the next deal",
-        low=0,
-        high=600,
-        start=None,
-        config=True,
-    ),
+    hosted("lobby_timeout", "Seconds a lobby nobody starts stays open", start=None),
+    hosted("next_round_delay", "Seconds between a round's end and the next deal", start=None),
     Option(
         "ai_difficulty",
         "normal",
@@ -210,35 +201,28 @@ for _option in (
         False,
         "A timed-out player is played by the normal AI instead of just drawing",
     ),
-    Option(
+    hosted(
         "ai_catch_rate",
-        0.5,
         "How often computer players catch a forgotten UNO (0 to 1)",
-        low=0.0,
-        high=1.0,
         start=None,
-        config=True,
     ),
     Option(
         "language",
         "",
         "The language of the table's public messages",
+        # "": the host's ``language`` (any Discord locale), else the server's own locale.
         choices=("", *LANGUAGE_CODES),
         start=None,
         config=True,
     ),
-    Option(
+    hosted(
         "pictures",
-        True,
         "Show a picture of the table (default: the server's setting, else the bot's)",
-        config=True,
     ),
-    Option(
+    hosted(
         "palette",
-        "standard",
         "Card colours: standard or colour_blind (default: the server's, else the bot's)",
         choices=get_args(PaletteName),
-        config=True,
     ),
 ):
     declare(_option)

@@ -21,10 +21,10 @@ from pydantic import (
     model_validator,
 )
 
-from bot.config import Settings, setting_range
+from bot.config import PaletteName, Settings, setting_range
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
-from bot.options import OPTIONS, Option, PaletteName, TableOptions, Value, fallback, resolve
+from bot.options import OPTIONS, Option, TableOptions, Value, fallback, resolve
 
 MAX_CHANNELS = 25  # a channel select holds at most 25 choices
 

@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 
 import discord
 
+from bot.ai.thinking import Thinker
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
 from bot.edits import EditBudget, process_share
@@ -40,7 +41,6 @@ from bot.public_messages import Messenger, PublicMessages
 from bot.servers import ServerSettingsBook
 from bot.store import LiveGame, SavedLobby
 from bot.table import Seat, TableError, TableState
-from bot.thinking import Thinker
 from bot.ui import render, words
 from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
 from bot.ui.i18n import Lang, resolve, t, tn

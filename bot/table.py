@@ -18,6 +18,7 @@ from bot.engine import Face, Game, Move, Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.players import Difficulty, computer_id, is_computer
+from bot.engine.variants import variant as variant_entry
 from bot.options import MAX_SEATS as MAX_SEATS  # declared with the options (start's ``ai``)
 from bot.options import TableOptions
 
@@ -260,8 +261,9 @@ class TableState:
             raise TableError("lobby.already_started")
 
     def _room_for_one_more(self) -> None:
-        if len(self.seats) >= MAX_SEATS:
-            raise TableError("lobby.full", max=MAX_SEATS)
+        most = variant_entry(self.rules.variant).max_players
+        if len(self.seats) >= most:
+            raise TableError("lobby.full", max=most)
 
     def seat(self, seat: Seat) -> None:
         """Seat a player (a restored seat, or a join that was checked already)."""
@@ -335,8 +337,9 @@ class TableState:
         """The host deals the first round with the seated players (``names`` as shown)."""
         self._lobby()
         self._hosted_by(user_id, "lobby.start.not_host", host=names[str(self.host_id)])
-        if len(self.seats) < 2:
-            raise TableError("lobby.start.too_few", min=2)
+        least = variant_entry(self.rules.variant).min_players
+        if len(self.seats) < least:
+            raise TableError("lobby.start.too_few", min=least)
         players = [s.player_id for s in self.seats]
         self.game, events = Game.start(players, self.rules, seed, names=names)
         self.revision += 1

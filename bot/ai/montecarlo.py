@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.engine.cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Color, Face, Kind
+from bot.engine.cards import DRAW_AMOUNT, DRAW_WILD_KINDS, Color, Face, Kind
 from bot.engine.game import TERMINAL_PHASES, AfterColor, Game, Phase, shuffle
 from bot.engine.moves import (
     ACCEPT,
@@ -520,7 +520,8 @@ def _best_color(game: Game, seat: int) -> Color:
         color = faces[card].color
         held[color] = held.get(color, 0) + 1
         weight[color] = weight.get(color, 0) + points[card]
-    return max(COLORS_BY_SIDE[game.side], key=lambda c: (held.get(c, 0), weight.get(c, 0)))
+    best = max(game.color_choices(), key=lambda m: (held.get(m.color, 0), weight.get(m.color, 0)))
+    return best.color
 
 
 def rollout_value(

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
-from bot.engine.cards import COLORS_BY_SIDE, DRAW_WILD_KINDS, Color, Face, Kind
+from bot.engine.cards import DRAW_WILD_KINDS, Color, Face, Kind
 from bot.engine.moves import CALL_UNO, Catch, Move, PlayCard
 from bot.engine.variants import Variant
 from bot.engine.variants import variant as variant_entry
@@ -96,7 +96,7 @@ class Table:
     @cached_property
     def colors(self) -> tuple[Color, ...]:
         """The colours of the side in play."""
-        return COLORS_BY_SIDE[self.view.side]
+        return self.variant.colors_on(self.view.side)
 
     @cached_property
     def held_colors(self) -> Counter[Color]:

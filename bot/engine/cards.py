@@ -32,7 +32,6 @@ class Color(StrEnum):
 
 LIGHT_COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
 DARK_COLORS: tuple[Color, ...] = (Color.PINK, Color.TEAL, Color.ORANGE, Color.PURPLE)
-COLORS_BY_SIDE: tuple[tuple[Color, ...], tuple[Color, ...]] = (LIGHT_COLORS, DARK_COLORS)
 
 
 class Kind(StrEnum):

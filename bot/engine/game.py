@@ -18,7 +18,7 @@ from functools import cache
 from typing import NamedTuple
 
 from . import events as ev
-from .cards import COLORS_BY_SIDE, DRAW_AMOUNT, DRAW_WILD_KINDS, Card, Color, Face, Kind, Side
+from .cards import DRAW_AMOUNT, DRAW_WILD_KINDS, Card, Color, Face, Kind, Side
 from .decks import deck_for
 from .moves import (
     ACCEPT,
@@ -97,7 +97,6 @@ _PENALTY_NEXT = AfterColor.PENALTY
 
 PlayableKey = tuple[Side, Color | None, int]
 # Moves are immutable values, so the colour choices are shared like the PlayCard moves.
-_COLOR_CHOICES = tuple(tuple(ChooseColor(color) for color in side) for side in COLORS_BY_SIDE)
 
 
 class _PlayableSets(dict[PlayableKey, frozenset[int]]):
@@ -147,7 +146,7 @@ class _PlayableSets(dict[PlayableKey, frozenset[int]]):
 class _DeckTables:
     """Lookups for one physical deck, built once and shared by every game played with it."""
 
-    __slots__ = ("faces", "play_moves", "playable", "points")
+    __slots__ = ("color_choices", "faces", "play_moves", "playable", "points")
 
     def __init__(self, deck: tuple[Card, ...], variant: Variant) -> None:
         self.faces = (
@@ -161,6 +160,10 @@ class _DeckTables:
         # from legal_moves is found again by identity in apply.
         self.play_moves = tuple(PlayCard(card) for card in range(len(deck)))
         self.playable = _PlayableSets(self.faces)
+        # The colours a wild may name on each side.
+        self.color_choices = tuple(
+            tuple(ChooseColor(color) for color in variant.colors_on(side)) for side in Side
+        )
 
 
 @cache
@@ -234,6 +237,7 @@ class Game:
     """One match of UNO Flip or classic UNO between 2 to 10 players."""
 
     __slots__ = (
+        "_color_choices",
         "_faces",
         "_names",
         "_play_moves",
@@ -335,6 +339,7 @@ class Game:
             self._play_moves = tables.play_moves
             self._playable = tables.playable
             self._points = tables.points
+            self._color_choices = tables.color_choices
             self._names: dict[str, str] = {}
             # Filled in by _reindex; set first so that the compiled class knows them always set.
             self._seat: dict[str, int] = {}
@@ -382,6 +387,7 @@ class Game:
             self._play_moves = source._play_moves
             self._playable = source._playable
             self._points = source._points
+            self._color_choices = source._color_choices
             # Replaced, never changed in place, so sharing them is safe.
             self._names = source._names
             self._seat = source._seat
@@ -479,6 +485,10 @@ class Game:
         """Every physical card's face on ``side`` (default: the side in play), by card index."""
         return self._faces[self.side if side is None else side]
 
+    def color_choices(self) -> tuple[ChooseColor, ...]:
+        """The colours a wild may name on the side in play, as the moves that name them."""
+        return self._color_choices[self.side]
+
     def points(self, side: Side | None = None) -> tuple[int, ...]:
         """Every physical card's points on ``side`` (default: the side in play), by index."""
         return self._points[self.side if side is None else side]
@@ -536,7 +546,7 @@ class Game:
                 assert self.drawn_card is not None
                 moves = [play[self.drawn_card], PASS]
             elif phase is _CHOOSE_COLOR:
-                moves = list(_COLOR_CHOICES[self.side])
+                moves = list(self._color_choices[self.side])
             elif phase is _PENALTY:
                 moves = [play[c] for c in hand if self._stacks(c)]
                 moves.append(ACCEPT)
@@ -1049,7 +1059,8 @@ class Game:
         # Dealt one card at a time from the top (the list's end), round the table from the
         # dealer's left: the player ``offset`` seats on gets every count-th card down from the
         # ``offset``-th from the top, taken here in one slice per hand. (The slice never stops
-        # below index 0: a deck has at least 108 cards and ten hands take 70.)
+        # below index 0: every deck holds more than its most players take, 108 cards for ten
+        # hands of seven.)
         hand_size = variant_entry(self.rules.variant).hand_size
         dealt = count * hand_size
         top = len(pile)
@@ -1245,8 +1256,8 @@ class Game:
         if phase is Phase.CHOOSE_COLOR:
             faces = self._faces[self.side]
             held = Counter(faces[c].color for c in self.hands[seat] if faces[c].color is not None)
-            colors = COLORS_BY_SIDE[self.side]
-            return ChooseColor(max(colors, key=lambda c: held[c]))
+            choices = self._color_choices[self.side]
+            return max(choices, key=lambda choice: held[choice.color])
         others = [s for s in range(len(self.players)) if s != seat]
         target = min(others, key=lambda s: len(self.hands[s]))
         return SwapWith(self.players[target])

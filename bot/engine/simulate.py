@@ -18,6 +18,8 @@ from . import events as ev
 from .game import Game, Phase
 from .moves import CallUno, Catch, Draw, Move, Pass
 from .rules import RuleSet
+from .variants import DEFAULT_VARIANT, VARIANTS
+from .variants import variant as variant_entry
 
 # A uniformly random agent can take tens of thousands of moves to end a round with
 # draw-until-playable on (drawing and keeping cards makes hands grow faster than they shrink).
@@ -174,7 +176,11 @@ def simulate(variant: str, players: int, games: int, seed: int, target: int = 50
         matches=len(matches),
         rounds=len(rounds),
         moves_per_round=Distribution.of([r.moves for r in rounds]),
-        flips_per_round=Distribution.of([r.flips for r in rounds]) if variant == "flip" else None,
+        flips_per_round=(
+            Distribution.of([r.flips for r in rounds])
+            if variant_entry(variant).double_sided
+            else None
+        ),
         points_per_round=Distribution.of([r.points for r in rounds]),
         rounds_per_match=Distribution.of([len(m.rounds) for m in matches]),
         wins=dict(sorted(wins.items())),
@@ -205,14 +211,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot.engine.simulate", description="Play random legal UNO matches."
     )
-    parser.add_argument("--variant", choices=["flip", "classic"], default="flip")
-    parser.add_argument("--players", type=int, default=4, help="2 to 10")
+    parser.add_argument("--variant", choices=list(VARIANTS), default=DEFAULT_VARIANT)
+    parser.add_argument("--players", type=int, default=4, help="within the variant's range")
     parser.add_argument("--games", type=int, default=100, help="matches to play")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--target", type=int, default=500, help="match target score")
     args = parser.parse_args(argv)
-    if not 2 <= args.players <= 10:
-        parser.error("--players must be between 2 and 10")
+    entry = variant_entry(args.variant)
+    if not entry.min_players <= args.players <= entry.max_players:
+        parser.error(f"--players must be between {entry.min_players} and {entry.max_players}")
     if args.games < 1:
         parser.error("--games must be at least 1")
     started = time.perf_counter()

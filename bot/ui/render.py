@@ -35,6 +35,7 @@ from bot.engine import (
     public_view,
 )
 from bot.engine.cards import Color, Kind, Side
+from bot.engine.variants import variant as variant_entry
 from bot.engine.view import HandCard
 from bot.options import TableOptions
 
@@ -202,7 +203,8 @@ class Rendered:
 
 def lobby_message(table: Table, lang: Lang) -> Rendered:
     """The public lobby: players, settings and Join/Leave/Start/Cancel."""
-    title = t(lang, "lobby.title.flip" if table.rules.variant == "flip" else "lobby.title.classic")
+    entry = variant_entry(table.rules.variant)
+    title = t(lang, entry.words.lobby_title)
     # A lobby's log holds only notices such as "the bot restarted"; the game starts it afresh.
     notices = fit("\n".join(table.log), EMBED_DESCRIPTION_LIMIT) if table.log else None
     embed = discord.Embed(title=title, description=notices, color=EMBED_COLOR[Side.LIGHT])
@@ -217,7 +219,9 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
     summary = rules_summary(lang, table.rules, options.turn_timeout, options.ai_takeover)
     differences = rules_differences(lang, table.rules)
     add_field(embed, t(lang, "rules.title"), f"{summary}\n{differences}")
-    embed.set_footer(text=lobby_footer(lang, options.ai_difficulty))
+    embed.set_footer(
+        text=lobby_footer(lang, options.ai_difficulty, entry.min_players, entry.max_players)
+    )
     gid = table.id
     buttons = [
         UnoButton(LobbyClick(gid, "join"), t(lang, "button.join"), discord.ButtonStyle.success),
@@ -319,10 +323,11 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     colour and direction, the draw pile, whose turn it is over one line per player, and as
     many of the last events as fit the table's line budget."""
     name = shown_name(table)
-    flip = view.variant == "flip"
-    title = t(lang, "table.title.classic", round=view.round_no)
-    if flip:
-        title = t(lang, "table.title.flip", round=view.round_no, side=side_name(lang, view.side))
+    entry = variant_entry(view.variant)
+    flip = entry.double_sided
+    # A double-sided deck's title also names the side in play.
+    side = {"side": side_name(lang, view.side)} if flip else {}
+    title = t(lang, entry.words.table_title, round=view.round_no, **side)
     clockwise = "clockwise" if view.direction == 1 else "counter_clockwise"
     top = t(
         lang, "table.line.top", card=card_text(lang, view.top), color=color_text(lang, view.color)
@@ -390,8 +395,10 @@ def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: L
     side = "dark" if result.side is Side.DARK else "light"
     embed = discord.Embed(
         title=t(lang, "round.title", round=result.round_no, name=name(result.winner)),
-        # Classic UNO has one side: nothing to say about it.
-        description=t(lang, f"round.scored.{side}") if view.variant == "flip" else None,
+        # A single-sided deck has one side: nothing to say about it.
+        description=(
+            t(lang, f"round.scored.{side}") if variant_entry(view.variant).double_sided else None
+        ),
         color=EMBED_COLOR[result.side],
     )
     for player, faces, points in table.final_hands():

@@ -29,6 +29,8 @@ from bot.engine import (
 )
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS, Color, Kind, Side
+from bot.engine.variants import VARIANTS
+from bot.engine.variants import variant as variant_entry
 
 from .cards.draw import CardWords
 from .cards.table import PictureWords, TablePicture
@@ -114,7 +116,7 @@ def card_words(lang: Lang) -> CardWords:
 
 def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
     """The table picture's own words in ``lang`` (the drawing process reads no catalog)."""
-    flip, dark = picture.variant == "flip", picture.side is Side.DARK
+    flip, dark = variant_entry(picture.variant).double_sided, picture.side is Side.DARK
     clockwise = picture.direction == 1
     return PictureWords(
         lang=lang,
@@ -393,14 +395,21 @@ HOUSE_KEYS = {
 }
 
 
+def _summary_key(rules: RuleSet) -> str:
+    """The summary's variant line: the entry's, with "_<deck>" for a deck an option chose."""
+    entry = variant_entry(rules.variant)
+    chosen_by = entry.deck.chosen_by
+    chosen = "" if chosen_by is None else str(getattr(rules, chosen_by))
+    if chosen in entry.deck.sizes and chosen != next(iter(entry.deck.sizes)):
+        return f"{entry.words.summary}_{chosen}"
+    return entry.words.summary
+
+
 def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bool) -> str:
     """The variant, target, scoring and house rules of a game in one short block."""
-    variant = "flip" if rules.variant == "flip" else "classic"
-    if rules.variant == "classic" and rules.edition != "standard":
-        variant = f"classic_{rules.edition}"
     timer = "summary.timer.ai" if ai_takeover else "summary.timer"
     lines = [
-        t(lang, f"summary.variant.{variant}"),
+        t(lang, _summary_key(rules)),
         t(lang, f"summary.target.{rules.scoring}", target=rules.target),
         t(lang, timer, seconds=turn_timeout),
     ]
@@ -429,13 +438,17 @@ def rules_differences(lang: Lang, rules: RuleSet) -> str:
     return t(lang, "differs.some", rules=", ".join(changes))
 
 
+# RuleSet's validation sentences and the catalog keys that say them to a player: each
+# variant's refusals, and the one rule every variant shares.
 _SETTINGS_REASONS = {
-    "Seven-O needs classic UNO: the Flip deck has no 0": "settings.reason.seven_o_flip",
-    "the 112-card editions are classic UNO decks": "settings.reason.edition_flip",
+    rule.refusal: rule.refusal_key
+    for entry in VARIANTS.values()
+    for rule in entry.rule_options.values()
+    if rule.refusal
+} | {
     "Wild Draw Four on Draw Two is a stacking option: turn stacking on": (
         "settings.reason.wd4_needs_stacking"
     ),
-    "the Flip deck has no Wild Draw Four": "settings.reason.wd4_flip",
 }
 
 
@@ -537,21 +550,16 @@ class RulesText:
     fields: tuple[tuple[str, str], ...]
 
 
-RULES_SECTIONS: dict[str, tuple[str, ...]] = {
-    "flip": ("turn", "light", "dark", "flip", "challenge", "uno", "scoring", "house"),
-    "classic": ("turn", "cards", "challenge", "uno", "scoring", "house"),
-}
-
-
 def rules_text(lang: Lang, variant: str) -> RulesText:
-    """The rules summary of ``variant`` ("flip" or "classic"), written from its rule sheet."""
-    prefix = f"rules.{variant}"
+    """The rules summary of ``variant`` (a registry key), written from its rule sheet."""
+    entry = variant_entry(variant)
+    prefix = entry.words.rules
     return RulesText(
         t(lang, f"{prefix}.title"),
         t(lang, f"{prefix}.intro"),
         tuple(
             (t(lang, f"{prefix}.{part}.title"), t(lang, f"{prefix}.{part}.body"))
-            for part in RULES_SECTIONS[variant]
+            for part in entry.words.rules_sections
         ),
     )
 
@@ -566,8 +574,9 @@ def lobby_footer(lang: Lang, difficulty: str, least: int = 2, most: int = 10) ->
 
 
 def variant_name(lang: Lang, variant: str) -> str:
-    """ "UNO Flip" or "Classic UNO"; "" for both variants ("all")."""
-    return t(lang, f"board.variant.{variant}") if variant in ("flip", "classic") else ""
+    """ "UNO Flip" or "Classic UNO"; "" for every variant together ("all")."""
+    entry = VARIANTS.get(variant)
+    return "" if entry is None else t(lang, entry.words.name)
 
 
 def board_title(lang: Lang, where: str, variant: str) -> str:

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import (
+    TURN_TIMEOUT_MAX,
+    TURN_TIMEOUT_MIN,
     ConfigError,
     Settings,
     format_number,
@@ -19,14 +21,10 @@ from bot.config import (
     setting_range,
     unknown_environment,
 )
-from bot.options import TURN_TIMEOUT
 
 from .conftest import FAKE_TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX = int(TURN_TIMEOUT.low or 0), int(TURN_TIMEOUT.high or 0)
 
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -133,7 +131,7 @@ def test_db_synchronous_is_read_in_any_case(
 
 
 def test_turn_timeout_range_is_one_pair_of_constants() -> None:
-    """The setting accepts exactly the declared turn timer's range (15 to 600)."""
+    """The setting accepts exactly TURN_TIMEOUT_MIN to TURN_TIMEOUT_MAX (15 to 600)."""
     assert (TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX) == (15, 600)
     assert setting_range("turn_timeout") == (TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX)
     for value in (TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX):

@@ -86,6 +86,12 @@ def test_a_variant_default_fills_an_option_not_given(monkeypatch: pytest.MonkeyP
     assert RuleSet(variant="long", target=200, stacking=False).target == 200
 
 
+def test_default_names_the_entrys_default_or_the_fallback() -> None:
+    """default() gives an option's default in this variant, else RuleSet's own."""
+    assert FLIP.default("seven_o", True) is False
+    assert FLIP.default("stacking", True) is True
+
+
 def test_a_refused_value_fails_with_the_entrys_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
     """An option outside the entry's allowed values fails RuleSet validation with its refusal."""
     strict = replace(

@@ -43,6 +43,7 @@ CLASSIC = Variant(
     words=VariantWords(
         name="board.variant.classic",
         lobby_title="lobby.title.classic",
+        table_title="table.title.classic",
         summary="summary.variant.classic",
         rules="rules.classic",
         rules_sections=("turn", "cards", "challenge", "uno", "scoring", "house"),

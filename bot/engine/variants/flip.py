@@ -44,18 +44,27 @@ FLIP = Variant(
     words=VariantWords(
         name="board.variant.flip",
         lobby_title="lobby.title.flip",
+        table_title="table.title.flip",
         summary="summary.variant.flip",
         rules="rules.flip",
         rules_sections=("turn", "light", "dark", "flip", "challenge", "uno", "scoring", "house"),
     ),
     art="flip",
     rule_options={
-        "seven_o": RuleOption(False, (False,), "Seven-O needs classic UNO: the Flip deck has no 0"),
+        "seven_o": RuleOption(
+            False,
+            (False,),
+            "Seven-O needs classic UNO: the Flip deck has no 0",
+            "settings.reason.seven_o_flip",
+        ),
         "edition": RuleOption(
-            "standard", ("standard",), "the 112-card editions are classic UNO decks"
+            "standard",
+            ("standard",),
+            "the 112-card editions are classic UNO decks",
+            "settings.reason.edition_flip",
         ),
         "stack_wild_draw_four_on_draw_two": RuleOption(
-            False, (False,), "the Flip deck has no Wild Draw Four"
+            False, (False,), "the Flip deck has no Wild Draw Four", "settings.reason.wd4_flip"
         ),
     },
 )

@@ -49,12 +49,14 @@ class RuleOption:
     """How one RuleSet field applies to a variant: its default and the values it may take.
 
     ``allowed`` None takes every value the field's type takes; one allowed value fixes the
-    option (it is not offered); ``refusal`` is the sentence for any other value.
+    option (it is not offered); ``refusal`` is the sentence for any other value (RuleSet's
+    validation error), and ``refusal_key`` the catalog key that tells a player the same.
     """
 
     default: object
     allowed: tuple[object, ...] | None = None
     refusal: str = ""
+    refusal_key: str = "settings.reason.other"
 
     def permits(self, value: object) -> bool:
         """Whether ``value`` is a legal setting of this option in this variant."""
@@ -69,6 +71,8 @@ class VariantWords:
     name: str
     # The lobby's title.
     lobby_title: str
+    # The table's title, given {round} and, for a double-sided deck, {side}.
+    table_title: str
     # The rules summary's first line; a deck chosen by an option adds "_<value>" (the default
     # deck, the first key of ``DeckSpec.sizes``, adds nothing).
     summary: str
@@ -118,9 +122,9 @@ class Variant:
         """Every kind of card the deck holds, on any side (what actions the game can have)."""
         return frozenset(face.kind for side in self.deck.composition for face in side)
 
-    def has(self, kind: Kind) -> bool:
-        """Whether a card of ``kind`` is in this variant's deck."""
-        return kind in self.kinds
+    def colors_on(self, side: int) -> tuple[Color, ...]:
+        """The colours a wild may name while ``side`` is up (single-sided cards have one)."""
+        return self.colors[min(side, len(self.colors) - 1)]
 
     def face_points(self, face: Face) -> int:
         """What ``face`` left in a hand scores at the end of a round."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import Color, Face, Side
+from bot.engine.variants import variant as variant_entry
 from bot.engine.view import PlayerView
 
 from ..text import sort_key
@@ -131,7 +132,7 @@ def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
             count, uno = len(view.hand), view.called_uno
             backs = (
                 tuple(h.back for h in view.hand if h.back is not None)
-                if view.variant == "flip"
+                if variant_entry(view.variant).double_sided
                 else None
             )
         seats.append(SeatPicture(name(player), count, player == view.current_player, backs, uno))
@@ -347,14 +348,15 @@ def _header(
     words: PictureWords,
 ) -> None:
     theme = THEMES[picture.side]
-    flip = picture.variant == "flip"
+    entry = variant_entry(picture.variant)
+    flip = entry.double_sided
     back_side = Side.LIGHT if picture.side is Side.DARK else Side.DARK
     # The draw pile: in Flip its top card's other side is public; otherwise a plain back.
     if picture.draw_pile_count and flip and picture.draw_pile_back is not None:
         pile = art.face_image(picture.draw_pile_back, back_side, PILE_HEIGHT, words.cards)
     elif picture.draw_pile_count:
         pile = art.back_image(
-            Back.CLASSIC if not flip else Back(back_side.name.lower()), PILE_HEIGHT
+            Back(back_side.name.lower()) if flip else Back(entry.art), PILE_HEIGHT
         )
     else:
         pile = None

@@ -9,8 +9,8 @@ import threading
 from dataclasses import dataclass, field
 
 from bot.ai import HardStrategy, NormalStrategy, Strategy
+from bot.ai.thinking import MIN_BUDGET_SECONDS, QUEUE_SECONDS, Thinker, budget_for
 from bot.engine import Game, Move, PlayerView, RuleSet, view_for
-from bot.thinking import MIN_BUDGET_SECONDS, QUEUE_SECONDS, Thinker, budget_for
 
 
 @dataclass
