@@ -322,3 +322,39 @@ def resolve(
         more=chosen,
         **fields,
     )
+
+
+def readme_table() -> str:
+    """The README's table of every game option, as the declarations say it (a test keeps the
+    README's copy the same: ``python -c "from bot.options import readme_table as r; print(r())"``
+    prints it)."""
+    rows = [
+        "| Option | Default | Range or choices | Start option | `/uno settings` | Config key |",
+        "|---|---|---|---|---|---|",
+    ]
+    host = "(the host's)"
+    for option in OPTIONS.values():
+        if option.kind is bool:
+            allowed = "on / off"
+        elif option.choices:
+            allowed = ", ".join(f"`{c}`" if c else host for c in option.choices)
+        else:
+            allowed = f"{_number(option.low)} to {_number(option.high)}"
+        default = option.default
+        if isinstance(default, bool):
+            shown = "on" if default else "off"
+        elif isinstance(default, int | float):
+            shown = f"`{_number(default)}`"
+        else:
+            shown = f"`{default}`" if default else host
+        start = f"`{option.start_name}`" if option.start_name else "-"
+        config = f"`{option.name}`" if option.config else "-"
+        server = "yes" if option.server else "-"
+        rows.append(f"| `{option.name}` | {shown} | {allowed} | {start} | {server} | {config} |")
+    return "\n".join(rows)
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "any"
+    return str(int(value)) if float(value).is_integer() else str(value)

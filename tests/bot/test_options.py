@@ -16,7 +16,16 @@ import pytest
 from bot.client import UnoBot
 from bot.config import Settings, setting_range
 from bot.engine import RuleSet
-from bot.options import OPTIONS, Option, TableOptions, declare, fallback, resolve, withdraw
+from bot.options import (
+    OPTIONS,
+    Option,
+    TableOptions,
+    declare,
+    fallback,
+    readme_table,
+    resolve,
+    withdraw,
+)
 from bot.persistence import Persistence
 from bot.server_settings import ServerSettings, switches
 from bot.settings_panel import panel_view
@@ -145,3 +154,11 @@ async def test_a_new_option_appears_everywhere_without_touching_them(new_option:
     options = server.table_options("flip", {}, bot.settings)
     assert options.value("lucky_sevens") is True
     assert resolve("flip", {"lucky_sevens": False}, {}, bot.settings).value("lucky_sevens") is False
+
+
+def test_the_readme_lists_every_option_as_declared() -> None:
+    """The README's table of game options is the one the declarations print."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    start = readme.index("<!-- options table: printed by bot.options.readme_table -->\n")
+    end = readme.index("\n<!-- end of options table -->")
+    assert readme[start:end].split("\n", 1)[1] == readme_table()
