@@ -109,13 +109,16 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         """The cog for ``bot``, with ``/uno <variant> start`` for every registered variant."""
         self.bot = bot
         super().__init__()
+        uno = self.__cog_app_commands_group__
+        assert uno is not None
+        others = list(uno.commands)
         for entry in VARIANTS.values():
-            group = app_commands.Group(
-                name=entry.command,
-                description=entry.description,
-                parent=self.__cog_app_commands_group__,
-            )
+            group = app_commands.Group(name=entry.command, description=entry.description)
             group.add_command(start_command(entry, self._start, self.cog_app_command_error))
+            uno.add_command(group)
+        for command in others:  # the games first, as /uno lists its subcommands
+            uno.remove_command(command.name)
+            uno.add_command(command)
 
     @property
     def sessions(self) -> SessionManager:
