@@ -49,6 +49,12 @@ def test_colors_are_the_decks_colours_per_side(entry: Variant) -> None:
     assert len(entry.colors) == entry.deck.sides
 
 
+def test_an_entry_without_points_for_a_kind_is_refused() -> None:
+    """A Variant whose points table misses a kind of its deck fails when it is made."""
+    with pytest.raises(ValueError, match="no points for"):
+        replace(CLASSIC, key="broken", points={Kind.SKIP: 20})
+
+
 def test_keys_and_commands_are_unique() -> None:
     """No two variants share a key or a slash subcommand."""
     assert [e.key for e in ENTRIES] == list(VARIANTS)

@@ -112,6 +112,18 @@ class Variant:
     # applies with RuleSet's default.
     rule_options: Mapping[str, RuleOption] = field(default_factory=lambda: MappingProxyType({}))
 
+    def __post_init__(self) -> None:
+        """Refuse an entry that contradicts itself (at import, before any game uses it)."""
+        unscored = self.kinds - {Kind.NUMBER} - set(self.points)
+        if unscored:
+            raise ValueError(f"{self.key}: no points for {sorted(unscored)}")
+        if len(self.colors) != self.deck.sides:
+            raise ValueError(
+                f"{self.key}: colours for {len(self.colors)} sides, cards have {self.deck.sides}"
+            )
+        if not 2 <= self.min_players <= self.max_players:
+            raise ValueError(f"{self.key}: players {self.min_players} to {self.max_players}")
+
     @property
     def double_sided(self) -> bool:
         """Whether cards have a dark side that a Flip card turns up (and backs show it)."""
