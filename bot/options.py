@@ -3,14 +3,14 @@ table holds, saves and restores.
 
 An ``Option`` names a setting once: its type (from its default), its range or choices, the
 catalog key that names it, and where it can be chosen (a start option, a ``/uno settings``
-control, a key of the host's config). The start command, the settings panel, the config's
-ranges and the README's settings table are read from ``OPTIONS``; a new option is one
-``declare(Option(...))`` and its catalog entries (the ``TableOptions`` field or RuleSet field
-that carries it, if the table reads it).
+control, a key of the host's config, whose default and range it then takes: ``hosted``). The
+start commands, the settings panel, the server settings' ranges and the README's table of
+options are read from ``OPTIONS``; a new option is one ``declare(Option(...))`` and its catalog
+entries (plus the ``TableOptions`` or RuleSet field that carries it, if it needs a typed one).
 
 ``resolve`` is the only precedence rule: what the start command gave, else the server's
 setting, else the host's config, else the declared default. Pure (no Discord, no I/O), on the
-floor of the engine and the config: it imports the engine and the language list only.
+floor just above the engine and the config, which it reads.
 """
 
 from __future__ import annotations
@@ -298,18 +298,17 @@ def resolve(
     for name, option in OPTIONS.items():
         if not option.kept:
             continue
-        given = start.get(name)
-        kept = server.get(name)
+        given, setting = start.get(name), server.get(name)
         if option.rule:
             if given is not None:
                 rules[name] = given
-            elif kept is not None and entry.offers(name):
-                rules[name] = kept
+            elif setting is not None and entry.offers(name):
+                rules[name] = setting
             continue
         if given is not None:
             chosen[name] = given
-        elif kept is not None and kept != "":
-            chosen[name] = kept
+        elif setting is not None and setting != "":
+            chosen[name] = setting
         else:
             chosen[name] = fallback(name, config)
     if start.get("stacking") is False and start.get("stack_wild_draw_four_on_draw_two") is None:
