@@ -89,54 +89,54 @@ class TableState:
         """A new lobby with its host seated, started with ``options``."""
         if host.user_id is None:
             raise ValueError("a table is hosted by a person")
-        self.id = session_id
-        self.guild_id = guild_id
-        self.channel_id = channel_id
-        self.host_id = host.user_id
-        # Everything the table was started with (rules, timers, language, look), fixed when
-        # the lobby opened: a later change of the server's settings never alters it.
-        self.options = options
-        # Moves on with every change (each method below, each setter): the session saves the
-        # table when it moved, and a failed click can tell whether it changed anything.
-        self.revision = 0
-        self.seats: list[Seat] = [host]
-        self.game: Game | None = None
-        self._message_id: int | None = None
-        # The message that pinged the person whose turn is running late (deleted when it ends).
-        self._reminder_id: int | None = None
-        self.serial = 0
-        self.log: deque[str] = deque(maxlen=LOG_LINES)
-        self.timeouts_in_row: dict[str, int] = {}
-        self._closed = False
-        # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
-        # to the process that restores it.
-        self._lobby_idle_until = lobby_idle_until
-        self._names: dict[str, str] = {host.player_id: host.name}
+        self._take(
+            SavedTable(
+                session_id,
+                guild_id,
+                channel_id,
+                host.user_id,
+                options,
+                [host],
+                None,
+                lobby_idle_until,
+            )
+        )
 
     @classmethod
     def restore(cls, saved: SavedTable, game: Game | None = None) -> TableState:
         """The table as it was saved (a lobby, or with its running ``game``): the one way
-        back from the store, every saved part set once."""
-        people = [s for s in saved.seats if s.user_id is not None]
-        host = next((s for s in people if s.user_id == saved.host_id), people[0])
-        table = cls(
-            saved.session_id,
-            saved.guild_id,
-            saved.channel_id,
-            host,
-            saved.options,
-            saved.lobby_idle_until,
-        )
-        table.seats = list(saved.seats)  # the saved order, the host wherever they sat
-        table._names = {s.player_id: s.name for s in saved.seats}
-        table.host_id = saved.host_id
-        table._message_id = saved.message_id
-        table._reminder_id = saved.reminder_id
-        table.serial = saved.serial
-        table.log.extend(saved.log)
-        table.timeouts_in_row = dict(saved.timeouts_in_row)
-        table.game = game
+        back from the store."""
+        if all(seat.user_id is None for seat in saved.seats):
+            raise ValueError("a table is hosted by a person")
+        table = cls.__new__(cls)
+        table._take(saved, game)
         return table
+
+    def _take(self, saved: SavedTable, game: Game | None = None) -> None:
+        """Every attribute, set once, from a table's parts (a new lobby's, or a save's)."""
+        self.id = saved.session_id
+        self.guild_id = saved.guild_id
+        self.channel_id = saved.channel_id
+        self.host_id = saved.host_id
+        # Everything the table was started with (rules, timers, language, look), fixed when
+        # the lobby opened: a later change of the server's settings never alters it.
+        self.options = saved.options
+        # Moves on with every change (each method below, each setter): the session saves the
+        # table when it moved, and a failed click can tell whether it changed anything.
+        self.revision = 0
+        self.seats: list[Seat] = list(saved.seats)  # the host wherever they sat
+        self.game: Game | None = game
+        self._message_id = saved.message_id
+        # The message that pinged the person whose turn is running late (deleted when it ends).
+        self._reminder_id = saved.reminder_id
+        self.serial = saved.serial
+        self.log: deque[str] = deque(saved.log, maxlen=LOG_LINES)
+        self.timeouts_in_row: dict[str, int] = dict(saved.timeouts_in_row)
+        self._closed = False
+        # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
+        # to the process that restores it.
+        self._lobby_idle_until = saved.lobby_idle_until
+        self._names: dict[str, str] = {seat.player_id: seat.name for seat in saved.seats}
 
     @property
     def rules(self) -> RuleSet:
