@@ -58,12 +58,12 @@ def _annotation(option: Option) -> Any:
 
 
 def start_options(entry: Variant) -> list[Option]:
-    """The start options of a ``entry`` game, in declaration order: every declared option
+    """The start options of an ``entry`` game, in declaration order: every declared option
     offered at the start, less the rules the variant does not have."""
     return [
         option
         for option in OPTIONS.values()
-        if option.start_name is not None and not (option.rule and not entry.offers(option.name))
+        if option.start_name is not None and (not option.rule or entry.offers(option.name))
     ]
 
 
@@ -78,7 +78,7 @@ def start_command(
         await start(interaction, entry.key, {by_start_name[n]: v for n, v in given.items()})
 
     parameters = [
-        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_ONLY),
         *(
             inspect.Parameter(
                 str(option.start_name),
