@@ -4,9 +4,10 @@ table holds, saves and restores.
 An ``Option`` names a setting once: its type (from its default), its range or choices, the
 catalog key that names it, and where it can be chosen (a start option, a ``/uno settings``
 control, a key of the host's config, whose default and range it then takes: ``hosted``). The
-start commands, the settings panel, the server settings' ranges and the README's table of
-options are read from ``OPTIONS``; a new option is one ``declare(Option(...))`` and its catalog
-entries (plus the ``TableOptions`` or RuleSet field that carries it, if it needs a typed one).
+start commands, the settings panel, the server settings' ranges and the table of options in
+docs/settings.md are read from ``OPTIONS``; a new option is one ``declare(Option(...))`` and
+its catalog entries (plus the ``TableOptions`` or RuleSet field that carries it, if it needs a
+typed one).
 
 ``resolve`` is the only precedence rule: what the start command gave, else the server's
 setting, else the host's config, else the declared default. Pure (no Discord, no I/O), on the
@@ -324,8 +325,8 @@ def resolve(
 
 
 def readme_table() -> str:
-    """The README's table of every game option, as the declarations say it (a test keeps the
-    README's copy the same: ``python -c "from bot.options import readme_table as r; print(r())"``
+    """The table of every game option in docs/settings.md, as the declarations say it (a test
+    keeps that copy the same: ``python -c "from bot.options import readme_table as r; print(r())"``
     prints it)."""
     rows = [
         "| Option | Default | Range or choices | Start option | `/uno settings` | Config key |",

@@ -44,6 +44,7 @@ from bot.table import Seat, TableError, TableState
 from bot.ui import render, words
 from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
 from bot.ui.i18n import Lang, resolve, t, tn
+from bot.ui.kinds import MISPLACED_CLICK
 from bot.ui.pictures import Pictures
 from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
 
@@ -52,6 +53,7 @@ log = logging.getLogger(__name__)
 # An ephemeral hand can be deleted through its interaction's token for 15 minutes; a little
 # less, so a delete never races the token's end.
 HAND_DELETABLE_FOR = 14 * 60.0
+UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that is gone
 CATCH_COOLDOWN = 3.0  # seconds between two missed catches by the same player
 # Seconds a click's answer waits for its save before it goes out anyway (Discord allows 3):
 # a slow or locked store never costs an answer; the change is written when the store is free.
@@ -66,8 +68,6 @@ Answer = Callable[[], Coroutine[Any, Any, None]]
 # Message keys. The answer to a button whose session is gone: closed, or not restored after a
 # restart.
 STALE_CLICK = "click.stale"
-# A button id that does not belong on the message it was clicked on (a forged or replayed id).
-MISPLACED_CLICK = "click.misplaced"
 # The answers to a click that failed unexpectedly: they say what is true.
 UNCHANGED_AND_FAILED = "error.unchanged"
 CHANGED_BUT_FAILED = "error.shown_failed"
@@ -197,12 +197,35 @@ class GameSession:
     ) -> None:
         shown = self.render_hand(player, self.reader(interaction), page, notice or None)
         if edit:
-            await edit_in_place(interaction, embed=shown.embed, view=shown.view)
+            await self._in_place_of_hand(interaction, player, shown.embed, shown.view)
         else:
             assert shown.view is not None
             await interaction.response.send_message(
                 embed=shown.embed, view=shown.view, ephemeral=True
             )
+            self._replace_hand(player, interaction)
+
+    async def _in_place_of_hand(
+        self,
+        interaction: Interaction,
+        player: str,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+    ) -> None:
+        """Show ``embed`` and ``view`` on the hand that was clicked; if the bot deleted that
+        hand as the click came (one hand at a time), in a new private hand instead."""
+        try:
+            await edit_in_place(interaction, embed=embed, view=view)
+            return
+        except discord.NotFound as missing:
+            if missing.code != UNKNOWN_MESSAGE:
+                raise  # an interaction that ran out, say: nothing else can answer it
+            log.info("session %s: a click came from a hand just deleted: answered anew", self.id)
+        shown = view or discord.utils.MISSING
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, view=shown, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, view=shown, ephemeral=True)
             self._replace_hand(player, interaction)
 
     def _replace_hand(self, player: str, interaction: Interaction) -> None:
@@ -371,11 +394,8 @@ class GameSession:
             raise TableError("table.not_playing") from None
         lang = self.reader(interaction)
         if state.round_over:
-            await edit_in_place(
-                interaction,
-                embed=discord.Embed(description=t(lang, "hand.round_over")),
-                view=None,
-            )
+            over = discord.Embed(description=t(lang, "hand.round_over"))
+            await self._in_place_of_hand(interaction, player, over, None)
             return None
         if click.move is None:
             await self._respond_hand(interaction, player, edit=True, page=click.page or 0)
@@ -401,7 +421,7 @@ class GameSession:
         game = self.state.game
         if game is None or game.phase in TERMINAL_PHASES or player not in game.players:
             shown = render.hand_over_message(self.state, player, notice, self.reader(interaction))
-            await edit_in_place(interaction, embed=shown.embed, view=None)
+            await self._in_place_of_hand(interaction, player, shown.embed, None)
         else:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
 
@@ -540,7 +560,8 @@ class GameSession:
 
 def _on_its_message(session: GameSession, interaction: Interaction, click: Click) -> bool:
     """Whether a click's id belongs on the message it came from: hand buttons live on
-    ephemeral hands, lobby and table buttons on the session's public message."""
+    ephemeral hands, lobby and table buttons on the session's public message (the kind of
+    message each answers is checked before, in ``bot.ui.kinds``; this is the session's part)."""
     message = interaction.message
     if message is None:
         return False

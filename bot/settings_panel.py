@@ -1,4 +1,4 @@
-"""The /uno settings panel: a server's settings in an ephemeral message, with its controls.
+"""The /uno-settings panel: a server's settings in an ephemeral message, with its controls.
 
 Selects change the on/off settings, the choices, the channels and the moderator role; two
 buttons open modals for the numbers; one resets everything. Every control is a
@@ -32,8 +32,10 @@ from bot.store import StoreError
 from bot.ui import words
 from bot.ui.buttons import RETIRED_BUTTON, SETTINGS_ID, SettingsClick, parse_settings
 from bot.ui.i18n import Lang, format_number, t
+from bot.ui.kinds import SETTINGS_COLOUR, KindChecked, MessageKind
 from bot.ui.render import add_field
 from bot.ui.respond import Answering, Interaction, button_view, edit_in_place, reply, safe_name
+from bot.ui.respond import reader as answer_reader
 from bot.ui.text import fit
 
 log = logging.getLogger(__name__)
@@ -74,7 +76,7 @@ def host(interaction: Interaction) -> PanelHost:
 
 def reader(interaction: Interaction) -> Lang:
     """The language of the panel: the bot's one rule for an answer only this person sees."""
-    return host(interaction).sessions.reader(interaction)
+    return answer_reader(interaction)
 
 
 def may_change(interaction: Interaction) -> bool:
@@ -108,7 +110,9 @@ def _seconds(lang: Lang, own: int | None, effective: float) -> str:
 
 def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str) -> discord.Embed:
     """The panel's embed: every setting of the server and its value now."""
-    embed = discord.Embed(title=t(lang, "settings.title", where=safe_name(where)))
+    embed = discord.Embed(
+        title=t(lang, "settings.title", where=safe_name(where)), colour=SETTINGS_COLOUR
+    )
     embed.description = t(lang, "settings.intro")
     house = [setting_name(lang, n) for n in HOUSE_RULES if server.value(n)]
     rules = [
@@ -224,7 +228,7 @@ def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.
 
 
 async def show_panel(interaction: Interaction, config: Settings, *, reset: bool = False) -> None:
-    """Answer /uno settings: the server's settings with their controls (only to the caller),
+    """Answer /uno-settings: the server's settings with their controls (only to the caller),
     after resetting them to the defaults when ``reset``."""
     lang = reader(interaction)
     if not may_change(interaction):
@@ -295,7 +299,9 @@ def refusal_text(lang: Lang, refused: SettingRefused) -> str:
 # ---------------------------------------------------------------------- the controls
 
 
-class SettingsControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=SETTINGS_ID):
+class SettingsControl(
+    KindChecked, discord.ui.DynamicItem[discord.ui.Item[Any]], template=SETTINGS_ID
+):
     """Every control of the settings panel; it carries its click, parsed once."""
 
     def __init__(self, click: SettingsClick | None, item: discord.ui.Item[Any]) -> None:
@@ -312,6 +318,10 @@ class SettingsControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=SET
     ) -> SettingsControl:
         """Rebuild the control from a click on any panel, old ones included."""
         return cls(parse_settings(match[0]), item)
+
+    def answers(self) -> MessageKind | None:
+        """A control answers on a settings panel only."""
+        return None if self.click is None else MessageKind.SETTINGS
 
     async def callback(self, interaction: Interaction) -> None:
         """Check the person may change the settings, then change them or open a modal."""

@@ -17,7 +17,16 @@ from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyErr
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.ui import words
 from bot.ui.i18n import Lang, format_number, t, tn
-from bot.ui.respond import Interaction, button_view, reply, safe_name
+from bot.ui.kinds import LEADERBOARD_COLOUR, KindChecked, MessageKind
+from bot.ui.render import within_limits
+from bot.ui.respond import (
+    ISOLATE_MARKS,
+    Interaction,
+    button_view,
+    plain_name,
+    reply,
+    safe_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +114,7 @@ class BoardQuery:
 
 
 class LeaderboardButton(
+    KindChecked,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"lb:(?P<scope>[gs]):(?P<variant>[fca]):(?P<sort>[pmr]):(?P<page>\d+):(?P<guild>\d+)",
 ):
@@ -131,6 +141,10 @@ class LeaderboardButton(
     ) -> LeaderboardButton:
         """Rebuild the button from a click on any leaderboard message."""
         return cls(BoardQuery.from_match(match), label="")
+
+    def answers(self) -> MessageKind:
+        """A page button answers on a leaderboard only."""
+        return MessageKind.LEADERBOARD
 
     async def callback(self, interaction: Interaction) -> None:
         """Show the button's page in place, with the clicker's own rank under the table."""
@@ -169,12 +183,12 @@ def board_table(rows: list[LeaderboardRow], viewer_id: int, lang: Lang) -> str:
     )
     lines = [f"  {'#':>3}  {player:<{NAME_WIDTH}} {points:>6} {mw:>3} {rw:>4} {gp:>4}"]
     for row in rows:
-        name = row.name.replace("`", "'")
-        if len(name) > NAME_WIDTH:
-            name = name[: NAME_WIDTH - 1] + "…"
+        name = plain_name(row.name.replace("`", "'"), NAME_WIDTH)
+        # An isolated name's two isolate marks take no room in the column.
+        width = NAME_WIDTH + len(name) - len(name.strip(ISOLATE_MARKS))
         mark = "▸" if row.player_id == viewer_id else " "
         lines.append(
-            f"{mark} {row.rank:>3}  {name:<{NAME_WIDTH}} {row.points:>6} {row.matches_won:>3}"
+            f"{mark} {row.rank:>3}  {name:<{width}} {row.points:>6} {row.matches_won:>3}"
             f" {row.rounds_won:>4} {row.games_played:>4}"
         )
     return "```\n" + "\n".join(lines) + "\n```"
@@ -200,10 +214,10 @@ def board_embed(
 ) -> discord.Embed:
     """The public leaderboard embed: title, table, the viewer's rank line, page footer."""
     title = words.board_title(lang, where, board.variant)
-    embed = discord.Embed(title=title, colour=discord.Colour.gold())
+    embed = discord.Embed(title=title, colour=LEADERBOARD_COLOUR)
     if not board.rows:
         embed.description = words.board_empty(lang, board.scope == "guild", board.variant)
-        return embed
+        return within_limits(embed)
     embed.description = "\n".join(
         [
             t(lang, "board.sorted_by", sort=t(lang, f"board.sort.{board.sort}")),
@@ -213,7 +227,7 @@ def board_embed(
     )
     footer = words.board_footer(lang, board.page, board.total_pages, board.total_players)
     embed.set_footer(text=footer)
-    return embed
+    return within_limits(embed)
 
 
 def board_view(query: BoardQuery, board: LeaderboardPage) -> discord.ui.View | None:
@@ -288,7 +302,7 @@ def stats_embed(
         ("stats.rank", f"#{rank.rank}" if rank is not None else "—"),
     ):
         embed.add_field(name=t(lang, key), value=value, inline=True)
-    return embed
+    return within_limits(embed)
 
 
 class LeaderboardCog(commands.Cog):
@@ -306,6 +320,7 @@ class LeaderboardCog(commands.Cog):
         self.bot.remove_dynamic_items(LeaderboardButton)
 
     @app_commands.command(name="leaderboard", description="Top UNO players, 10 per page")
+    @app_commands.guild_only()
     @app_commands.describe(
         scope="This server (default) or every server",
         variant="UNO Flip, classic UNO or both (default)",
@@ -340,6 +355,7 @@ class LeaderboardCog(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     @app_commands.command(name="stats", description="A player's UNO record (only you see it)")
+    @app_commands.guild_only()
     @app_commands.describe(
         user="Whose stats (default: yours)",
         scope="This server (default) or every server",

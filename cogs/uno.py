@@ -14,15 +14,16 @@ from pydantic import ValidationError
 
 from bot.client import UnoBot, UnoInteraction
 from bot.engine.variants import VARIANTS, Variant, VariantKey
+from bot.forget_me import ForgetMeButton, offer_to_forget
 from bot.options import OPTIONS, Option
 from bot.sessions import Answer, GameSession, SessionManager
-from bot.settings_panel import SettingsControl, show_panel
+from bot.settings_panel import SettingsControl
 from bot.table import TableError
 from bot.ui import words
 from bot.ui.buttons import TableClick, UnoButton
 from bot.ui.i18n import ENGLISH, CommandTranslator, Lang, language_of, t
 from bot.ui.render import add_field
-from bot.ui.respond import Interaction, can_moderate, reply, safe_name
+from bot.ui.respond import Interaction, can_moderate, plain_name, reply, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,7 @@ def start_command(
     return command
 
 
+@app_commands.guild_only()  # games live in server channels; in a DM the commands are not offered
 class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
     """The /uno command group; every command delegates to the channel's session."""
 
@@ -129,7 +131,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         """Register the table's buttons and the settings panel's controls, so clicks on any
         of their messages reach us (also messages from before a restart), and translate the
         commands before they sync."""
-        self.bot.add_dynamic_items(UnoButton, SettingsControl)
+        self.bot.add_dynamic_items(UnoButton, SettingsControl, ForgetMeButton)
         language = self.bot.settings.language
         if language and language_of(language) is None:
             log.warning("no catalog for language %r: each server's own is used", language)
@@ -138,7 +140,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     async def cog_unload(self) -> None:
         """Stop routing the table's buttons here, and drop the command translator."""
-        self.bot.remove_dynamic_items(UnoButton, SettingsControl)
+        self.bot.remove_dynamic_items(UnoButton, SettingsControl, ForgetMeButton)
         await self.bot.tree.set_translator(None)
 
     def _session(self, interaction: UnoInteraction) -> GameSession | None:
@@ -307,7 +309,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 raise TableError("cmd.reply.remove_ai.not_found", name=safe_name(name))
             seat = seats[-1]
             await session.remove_ai(seat, interaction.user.id)
-            text = t(session.reader(interaction), "cmd.reply.removed", name=seat.name)
+            text = t(session.reader(interaction), "cmd.reply.removed", name=safe_name(seat.name))
             return lambda: reply(interaction, text)
 
         await self.sessions.run(interaction, session, remove)
@@ -321,7 +323,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             return []
         typed = current.casefold()
         return [
-            app_commands.Choice(name=seat.name, value=seat.player_id)
+            app_commands.Choice(name=plain_name(seat.name), value=seat.player_id)
             for seat in session.state.ai_seats
             if typed in seat.name.casefold()
         ][:25]
@@ -375,22 +377,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             )
         await reply(interaction, t(lang, "cmd.reply.end.done"))
 
-    # ------------------------------------------------------------------ server settings
-
     @app_commands.command(
-        name="settings", description="Manage Server: this server's defaults for new games"
+        name="forget-me", description="Erase your UNO points, wins and stats from this bot"
     )
-    @app_commands.describe(reset="Set every setting back to the bot's defaults first")
-    async def settings(self, interaction: UnoInteraction, reset: bool = False) -> None:
-        """This server's settings with controls to change them (only to the caller). Discord
-        keeps default permissions for top-level commands only, so the panel checks Manage
-        Server itself."""
-        if not isinstance(reset, bool):
-            await reply(
-                interaction, t(self._reader(interaction), "options.true_false", option="reset")
-            )
-            return
-        await show_panel(interaction, self.bot.settings, reset=reset)
+    async def forget_me(self, interaction: UnoInteraction) -> None:
+        """Privately: what is erased, and a button that erases it."""
+        await offer_to_forget(interaction)
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError

@@ -42,6 +42,7 @@ ROOMS: dict[str, Room] = {
     "bot.compiled": room(0),
     "bot.languages": room(0),
     "bot": room(1, "bot.compiled"),
+    "bot.metrics": room(1, "bot.compiled"),
     "bot.engine": room(1),
     "bot.config": room(1, "bot.compiled"),
     "bot.edits": room(1),
@@ -56,10 +57,12 @@ ROOMS: dict[str, Room] = {
     "bot.servers": room(4, "bot.server_settings", "bot.store"),
     "bot.persistence": room(4, "bot.table", "bot.store", "bot.engine", "bot.config", "bot.options"),
     "bot.preflight": room(4, "bot.store", "bot.config"),
+    "bot.operations": room(4, "bot.store"),
     "bot.public_messages": room(4, "bot.table", "bot.ui", "bot.edits", "bot.engine"),
     "bot.settings_panel": room(
         5, "bot.servers", "bot.server_settings", "bot.ui", "bot.store", "bot.config"
     ),
+    "bot.forget_me": room(5, "bot.ui", "bot.store"),
     "bot.computer_turns": room(5, "bot.ai", "bot.table", "bot.engine", "bot.config"),
     "bot.sessions": anything_below(6),
     "bot.client": room(
@@ -71,6 +74,7 @@ ROOMS: dict[str, Room] = {
         "bot.store",
         "bot.config",
         "bot.memory",
+        "bot.metrics",
     ),
     "cogs": anything_below(8),
     "bot.__main__": anything_below(8),

@@ -9,7 +9,8 @@ codec cannot read exactly (an unknown action, a number no card or page has) pars
     uno:h:<session>:<serial>:<code>                             an ephemeral hand
         p<card> play · d draw · k keep · c<r|y|g|b|p|t|o|u> colour · a accept · x challenge
         s<player> swap with · u UNO! · t<player> catch · g<page> page · r refresh
-    uno:s:<switches|choice|channels|role|numbers|catch|reset>  the /uno settings panel
+    uno:s:<switches|choice|channels|role|numbers|catch|reset>  the /uno-settings panel
+    uno:f:confirm                                               /uno forget-me's confirmation
 
 Old messages keep working after a restart: the ids are the same as they always were.
 """
@@ -37,7 +38,8 @@ from bot.engine import (
 from bot.engine.cards import Color
 
 from .i18n import t
-from .respond import Answering, Interaction, reply
+from .kinds import KindChecked, MessageKind
+from .respond import Answering, Interaction, reader, reply
 
 CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<session>[0-9a-z]+):(?P<rest>[0-9a-z:]*)")
 # A card id indexes a deck of at most 112 cards, a page or serial is small: longer numbers
@@ -45,6 +47,8 @@ CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<session>[0-9a-z]+):(?P<rest>[0
 MAX_CARD_DIGITS = 3
 MAX_SERIAL_DIGITS = 9
 RETIRED_BUTTON = "button.stale"  # the message key of the answer to an id nobody can read
+# /uno forget-me's one button: it erases the presser's own data, so it names nobody.
+FORGET_ME_ID = "uno:f:confirm"
 
 LobbyAction = Literal["join", "leave", "start", "cancel", "addai", "dropai"]
 TableAction = Literal["hand", "uno", "catch", "next"]
@@ -92,7 +96,7 @@ class HandClick:
 
 Click = LobbyClick | TableClick | HandClick
 
-# The /uno settings panel's controls: which server is always the interaction's own.
+# The /uno-settings panel's controls: which server is always the interaction's own.
 SETTINGS_ID = re.compile(r"uno:s:(?P<control>[a-z]+)")
 SettingsControl = Literal["switches", "choice", "channels", "role", "numbers", "catch", "reset"]
 
@@ -208,7 +212,7 @@ class ButtonHost(Protocol):
         ...
 
 
-class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
+class UnoButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
     """Every unoflip button; it carries its click, parsed once."""
 
     def __init__(
@@ -245,10 +249,16 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_
         """Rebuild the button from a click on any message, old ones included."""
         return cls(parse(match[0]), raw_id=match[0])
 
+    def answers(self) -> MessageKind | None:
+        """A hand button answers on a hand; lobby and table buttons on a table."""
+        if self.click is None:
+            return None
+        return MessageKind.HAND if isinstance(self.click, HandClick) else MessageKind.TABLE
+
     async def callback(self, interaction: Interaction) -> None:
         """Hand the click to the session manager (which answers it, always)."""
         host: ButtonHost = interaction.client
         if self.click is None:
-            await reply(interaction, t(host.sessions.reader(interaction), RETIRED_BUTTON))
+            await reply(interaction, t(reader(interaction), RETIRED_BUTTON))
             return
         await host.sessions.click(interaction, self.click)

@@ -16,10 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import io
 import logging
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -108,16 +114,49 @@ def drawing_process() -> Executor:
     global _drawing
     if _drawing is None:
         _drawing = ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_drawing_process
+            1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_drawing_process,
+            initargs=(os.getpid(),),
         )
     return _drawing
 
 
-def _start_drawing_process() -> None:
-    """Runs first in the drawing process: lower its priority below the bot's."""
+def _start_drawing_process(parent: int, death_signal: bool = True) -> None:
+    """Runs first in the drawing process: lower its priority below the bot's, and end with
+    the bot (``parent``); ``death_signal`` False leaves only the portable watch (tests)."""
     # Where that is not allowed, the pictures still come, at the bot's own priority.
     with contextlib.suppress(OSError):
         os.nice(DRAWING_NICENESS)
+    end_with_parent(parent, death_signal)
+
+
+# Seconds between two looks at whether the bot is still this process's parent.
+PARENT_WATCH_INTERVAL = 1.0
+PR_SET_PDEATHSIG = 1  # prctl(2) option: the signal this process gets when its parent ends
+
+
+def end_with_parent(parent: int, death_signal: bool = True) -> None:
+    """End this process when ``parent`` ends, however it ends (a ``kill -9``, out of memory).
+
+    A drawing process outliving the bot sleeps on its pipe forever (about 116 MB each), and
+    keeps multiprocessing's resource tracker alive with it. On Linux the kernel sends SIGTERM
+    when the parent goes (``PR_SET_PDEATHSIG``; it follows the parent's thread that started
+    this process, which is the event loop's, alive as long as the bot). Everywhere a thread
+    also looks every ``PARENT_WATCH_INTERVAL`` s whether the parent is still the parent (an
+    orphan is adopted by another process)."""
+    if death_signal and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    # Also right away: the parent may have gone before the signal above was asked for.
+    while os.getppid() == parent:
+        time.sleep(PARENT_WATCH_INTERVAL)
+    os._exit(0)  # nothing of this process is worth finishing without the bot
 
 
 def _art(palette: PaletteName, directory: Path | None) -> CardArt:

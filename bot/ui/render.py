@@ -41,7 +41,8 @@ from bot.options import TableOptions
 
 from .buttons import HandClick, LobbyClick, TableClick, UnoButton
 from .i18n import Lang, t, tn
-from .respond import button_view, safe_name
+from .kinds import TABLE_COLOURS
+from .respond import button_view, plain_name, safe_name
 from .text import COLOR_EMOJI, fit, sort_key
 from .words import (
     BUTTON_LIMIT,
@@ -117,7 +118,8 @@ EMBED_TITLE_LIMIT = 256
 EMBED_DESCRIPTION_LIMIT = 4096
 EMBED_FOOTER_LIMIT = 2048
 EMBED_TOTAL_LIMIT = 6000
-EMBED_COLOR: dict[Side, int] = {Side.LIGHT: 0xF5C842, Side.DARK: 0x6B2FA0}
+# A table's and a hand's colour also says which kind of message it is (bot/ui/kinds.py).
+EMBED_COLOR = TABLE_COLOURS
 
 SHORT_SYMBOL = {
     Kind.SKIP: "⊘",
@@ -437,8 +439,8 @@ def move_button(
 ) -> UnoButton:
     """One button for one legal move, labelled for a person; cards show ``card_emoji``."""
     click = HandClick(table.id, serial, move=move)
-    # Labels show no markdown: names as chosen.
-    label = move_label(lang, move, view, table.name)
+    # Labels show no markdown: names as chosen, only kept from reordering the label.
+    label = move_label(lang, move, view, lambda player: plain_name(table.name(player)))
     match move:
         case PlayCard(card=card):
             face = next(h.face for h in view.hand if h.card == card)

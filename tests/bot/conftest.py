@@ -125,6 +125,13 @@ async def world(simcord_env: Any) -> World:
     return World(env, guild, channel, members, mod)
 
 
+@pytest.fixture
+def admin(world: World) -> Any:
+    """A member of the world's server with Manage Server (and nothing else)."""
+    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
+
+
 Finder = Callable[..., Any]
 
 

@@ -13,11 +13,12 @@ import pytest
 from bot.config import Settings
 from bot.engine import Phase, Side
 from bot.engine.snapshot import dump_state
-from bot.sessions import CHANGED_BUT_FAILED, MISPLACED_CLICK, UNCHANGED_AND_FAILED
+from bot.sessions import CHANGED_BUT_FAILED, UNCHANGED_AND_FAILED
 from bot.store import RetryPolicy
 from bot.store.repositories import snapshots
 from bot.ui import render
 from bot.ui.i18n import ENGLISH, t
+from bot.ui.kinds import MISPLACED_CLICK
 
 from .conftest import World
 from .driver import Table, buttons, embed_text, labels, rig

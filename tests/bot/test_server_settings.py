@@ -1,12 +1,9 @@
-"""/uno settings: a server's defaults shape its new games, only managers change them, the
+"""/uno-settings: a server's defaults shape its new games, only managers change them, the
 channel list and moderator role are enforced, and everything survives a restart."""
 
 from __future__ import annotations
 
 from typing import Any
-
-import discord
-import pytest
 
 from bot.client import UnoBot
 from bot.config import Settings
@@ -17,16 +14,9 @@ from .driver import Table, embed_text
 from .hostile import forged_click
 
 
-@pytest.fixture
-def admin(world: World) -> Any:
-    """A member with Manage Server (and nothing else)."""
-    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
-
-
 async def panel(actor: Any, world: World, **options: Any) -> Any:
     """Open the settings panel as ``actor``; the ephemeral message it answers with."""
-    result = await actor.slash(world.channel, "uno settings", **options)
+    result = await actor.slash(world.channel, "uno-settings", **options)
     assert result.ephemeral
     return result.response
 
@@ -122,17 +112,33 @@ async def test_language_and_look_are_the_servers(world: World, admin: Any) -> No
     )
 
 
-async def test_only_managers_change_settings(world: World, admin: Any) -> None:
-    """Without Manage Server the command and every forged control are refused, with a reason."""
-    refused = await world.members[0].slash(world.channel, "uno settings", reset=True)
+async def test_the_command_is_offered_only_to_managers(world: World, admin: Any) -> None:
+    """Discord shows /uno-settings to members with Manage Server and hides it from the rest."""
+    assert "uno-settings" in admin.available_commands(world.channel)
+    offered = world.members[0].available_commands(world.channel)
+    assert "uno-settings" not in offered and "uno flip start" in offered
+
+
+async def test_a_command_granted_to_others_still_refuses_them(world: World) -> None:
+    """A server may grant the command to a role without Manage Server: the panel still refuses
+    (Manage Server is what changing the settings needs)."""
+    (command,) = [c for c in await world.bot.tree.fetch_commands() if c.name == "uno-settings"]
+    helpers = world.guild.create_role("Helpers")
+    member = world.guild.add_member(world.env.create_user("helper"), roles=[helpers])
+    world.guild.set_command_permissions(command, {helpers: True})
+    refused = await member.slash(world.channel, "uno-settings", reset=True)
     assert refused.ephemeral and "Manage Server" in refused.response.content
+
+
+async def test_only_managers_change_settings(world: World, admin: Any) -> None:
+    """Without Manage Server every forged control is refused, with a reason."""
     shown = await panel(admin, world)
     await admin.select(shown, ["stacking"], custom_id="uno:s:switches")
     table = Table(world, 2)
     await table.open()
     for control in ("switches", "choice", "channels", "role", "numbers", "reset"):
         forged = await forged_click(world.members[1], table.public, f"uno:s:{control}")
-        assert forged.ephemeral and "Manage Server" in forged.response.content
+        assert forged.ephemeral and "does not belong" in forged.response.content
     assert server(world).stacking
 
 

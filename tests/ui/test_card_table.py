@@ -153,3 +153,16 @@ def test_after_warming_no_table_draws_a_card(tmp_path: Path) -> None:
     assert art.renders == pictures
     restarted = CardArt(tmp_path)
     assert warm(restarted) == pictures and restarted.renders == 0
+
+
+@pytest.mark.parametrize("name", ["\u202eevil", "\u202eשלום 12", "abc\u2067def"])
+def test_a_bidi_control_in_a_name_changes_nothing_drawn(name: str) -> None:
+    """A right-to-left override (or isolate) left open in a name is dropped: every seat, the
+    current one and the next one named in the header, draws as the name without it."""
+    base = sample_table("classic", 3, 7)
+    stripped = "".join(c for c in name if c not in "\u202e\u2067")
+    drawn = []
+    for shown in (name, stripped):
+        seats = tuple(replace(seat, name=shown) for seat in base.players)
+        drawn.append(english_png(replace(base, players=seats), CardArt()))
+    assert drawn[0] == drawn[1]
