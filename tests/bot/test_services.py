@@ -43,7 +43,7 @@ async def test_the_services_share_one_store(world: World) -> None:
 
 
 def test_the_settings_offer_every_language() -> None:
-    """/uno settings offers every language of the one list, and the automatic choice."""
+    """/uno-settings offers every language of the one list, and the automatic choice."""
     view = panel_view(ENGLISH, ServerSettings(), Settings.model_construct(pictures=True))
     offered = {
         option.value
@@ -73,5 +73,5 @@ async def test_the_panel_answers_as_the_table_does(
     admin = server.guild.add_member(simcord_env.create_user("admin"), roles=[role])
     user_locales[admin.id] = "de"
     await server.bot.servers.save(server.guild.id, ServerSettings(language="fi"))
-    shown = await admin.slash(server.channel, "uno settings")
+    shown = await admin.slash(server.channel, "uno-settings")
     assert shown.response.embeds[0].title == t(FI, "settings.title", where=server.guild.name)
