@@ -430,7 +430,8 @@ class GameSession:
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
         """Narrate events, move the turn serial, reset timers and schedule the table edit (the
         lock's release saves it)."""
-        self.state.record(words.narrate(self.lang, events, self.name), actor, turn_move=turn_move)
+        lines = words.narrate(self.lang, events, self.name)
+        self.state.record(lines, actor, turn_move=turn_move, events=events)
         if turn_move:
             self._after_state_change()
         self.computer_turns.watch_for_forgotten_uno()
@@ -453,8 +454,12 @@ class GameSession:
         game = self.state.game
         assert game is not None
         if self.state.is_ai(game.current_player):
+            self.state.start_turn_timer(None)
             turn = self.computer_turns.play_turn(self.state.serial)
         else:
+            # The table shows when the timer fires (Discord counts it down on the reader's side).
+            ends = discord.utils.utcnow() + timedelta(seconds=self.state.options.turn_timeout)
+            self.state.start_turn_timer(ends)
             turn = self._turn_timer(self.state.serial)
         self._turn_task = self.manager.spawn(turn, f"turn-{self.id}")
 
