@@ -75,17 +75,20 @@ class GameSnapshot(BaseModel):
     uno_exposed_more: list[int] = []
     knocked_out: list[int] = []
     set_aside: list[list[int]] = []
+    # All Wild's state: turns each seat still loses to a Wild Skip Two.
+    lost_turns: list[int] = []
 
     @model_serializer(mode="wrap")
     def _leave_out_unused(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # The No Mercy fields are written only when they hold something, so the saved JSON of
-        # every Flip and classic game stays byte for byte what it was.
+        # The No Mercy and All Wild fields are written only when they hold something, so the
+        # saved JSON of every Flip and classic game stays byte for byte what it was.
         data: dict[str, Any] = handler(self)
         for name in ("uno_exposed_more", "knocked_out"):
             if not data.get(name):
                 data.pop(name, None)
-        if not any(data.get("set_aside", ())):
-            data.pop("set_aside", None)
+        for name in ("set_aside", "lost_turns"):
+            if not any(data.get(name, ())):
+                data.pop(name, None)
         return data
 
 
@@ -150,6 +153,7 @@ def dump_state(game: Game) -> dict[str, Any]:
         "uno_exposed_more": list(game.uno_exposed_more),
         "knocked_out": list(game.knocked_out),
         "set_aside": [list(cards) for cards in game.set_aside],
+        "lost_turns": list(game.lost_turns),
     }
 
 
@@ -194,11 +198,19 @@ def load_snapshot(snap: GameSnapshot) -> Game:
     game.uno_exposed_more = list(snap.uno_exposed_more)
     game.knocked_out = list(snap.knocked_out)
     game.set_aside = [list(c) for c in snap.set_aside] or [[] for _ in game.players]
+    game.lost_turns = list(snap.lost_turns) or [0] * len(game.players)
     held = [c for h in game.hands for c in h] + [c for s in game.set_aside for c in s]
     cards = sorted(held + game.draw_pile + game.discard)
     if game.round_no and cards != list(range(len(game.deck))):
         raise ValueError("the snapshot's cards do not add up to the deck")
-    seated = (game.hands, game.uno_declared, game.turn_log, game.received, game.set_aside)
+    seated = (
+        game.hands,
+        game.uno_declared,
+        game.turn_log,
+        game.received,
+        game.set_aside,
+        game.lost_turns,
+    )
     if any(len(per_seat) != len(game.players) for per_seat in seated):
         raise ValueError("the snapshot's seats do not match its players")
     return game

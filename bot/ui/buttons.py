@@ -8,7 +8,8 @@ codec cannot read exactly (an unknown action, a number no card or page has) pars
     uno:t:<session>:<hand|uno|catch|next>                       the public table
     uno:h:<session>:<serial>:<code>                             an ephemeral hand
         p<card> play · d draw · k keep · c<r|y|g|b|p|t|o|u> colour · a accept · x challenge
-        s<player> swap with · u UNO! · t<player> catch · g<page> page · r refresh
+        s<player> swap with · v<player> targeted draw (All Wild) · u UNO! · t<player> catch
+        g<page> page · r refresh
     uno:s:<switches|choice|channels|role|numbers|catch|reset>  the /uno-settings panel
     uno:f:confirm                                               /uno forget-me's confirmation
 
@@ -34,6 +35,7 @@ from bot.engine import (
     Pass,
     PlayCard,
     SwapWith,
+    TargetDraw,
 )
 from bot.engine.cards import Color
 
@@ -144,6 +146,8 @@ def _code(move: Move | None, page: int | None) -> str:
             return f"c{COLOR_CODE[color]}"
         case SwapWith(target=target):
             return f"s{target}"
+        case TargetDraw(target=target):
+            return f"v{target}"
         case Catch(target=target):
             return f"t{target}"
     for code, simple in SIMPLE_MOVES.items():
@@ -190,6 +194,8 @@ def _move(code: str) -> Move | None:
         return ChooseColor(CODE_COLOR[arg]) if arg in CODE_COLOR else None
     if head == "s" and arg:
         return SwapWith(arg)
+    if head == "v" and arg:
+        return TargetDraw(arg)
     if head == "t" and arg:
         return Catch(arg)
     return SIMPLE_MOVES.get(code)

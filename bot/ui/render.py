@@ -34,6 +34,7 @@ from bot.engine import (
     PlayerView,
     RuleSet,
     SwapWith,
+    TargetDraw,
     public_view,
 )
 from bot.engine.cards import Color, Kind, Side
@@ -146,6 +147,11 @@ SHORT_SYMBOL = {
     Kind.WILD_DRAW_SIX: "W+6",
     Kind.WILD_DRAW_TEN: "W+10",
     Kind.WILD_COLOR_ROULETTE: "W?",
+    Kind.WILD_REVERSE: "W⇄",
+    Kind.WILD_SKIP: "W⊘",
+    Kind.WILD_SKIP_TWO: "W⊘⊘",
+    Kind.WILD_TARGETED_DRAW_TWO: "W🎯+2",
+    Kind.WILD_FORCED_SWAP: "W⇅",
 }
 
 
@@ -599,6 +605,8 @@ def move_button(
             return UnoButton(click, label, discord.ButtonStyle.danger, "⚖️")
         case SwapWith():
             return UnoButton(click, label)
+        case TargetDraw():
+            return UnoButton(click, label, discord.ButtonStyle.danger, "🎯")
         case CallUno():
             return UnoButton(click, label, discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
         case Catch():

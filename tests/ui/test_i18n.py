@@ -60,9 +60,17 @@ LANGUAGE_FREE = {
     "summary.variant.nomercy",
     "board.variant.nomercy",
     "rules.nomercy.uno.title",
+    "summary.variant.allwild",
+    "board.variant.allwild",
+    "rules.allwild.uno.title",
+    "board.variant.junior",
+    "table.title.junior",
+    "rules.junior.uno.title",
     "cmd.uno.name",
     "cmd.uno.flip.name",
     "cmd.uno.nomercy.name",
+    "cmd.uno.allwild.name",
+    "cmd.uno.junior.name",
     "rules.flip.uno.title",
     "rules.classic.uno.title",
     "art.flip",
@@ -87,12 +95,14 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "card.wild_draw_two",
         "card.wild_shuffle_hands",
         "card.wild_swap_hands",
+        "card.wild_reverse",
         "art.reverse",
         "art.wild",
         "art.wild_draw_four",
         "art.wild_draw_two",
         "art.wild_shuffle_hands",
         "art.wild_swap_hands",
+        "art.wild_reverse",
         "ai.difficulty.normal",
         "choice.normal",
         "button.hand",
@@ -110,6 +120,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "cmd.uno.flip.start.name",
         "cmd.uno.classic.start.name",
         "cmd.uno.nomercy.start.name",
+        "cmd.uno.allwild.start.name",
+        "cmd.uno.junior.start.name",
         "cmd.uno.status.name",
         "opt.variant.name",
     },
@@ -352,10 +364,10 @@ ENGLISH_NOTICES = "bd736e4277d0df8920bb312db0a9ca1214669dd1d2778c2179031523fc0cc
 
 
 def british(english: str) -> str:
-    """The engine's English as the bot words it: one spelling ("Wild Draw Colour") and the
-    list of answers with its "or" (issue 31)."""
+    """The engine's English as the bot words it: one spelling ("Wild Draw Colour", "Wild Colour
+    Roulette") and the list of answers with its "or" (issue 31)."""
     english = english.replace("accept it, challenge it.", "accept it or challenge it.")
-    return english.replace("Draw Color", "Draw Colour")
+    return english.replace("Draw Color", "Draw Colour").replace("Color Roulette", "Colour Roulette")
 
 
 def test_english_narration_is_unchanged(played: Played) -> None:
@@ -605,7 +617,7 @@ def test_texts_fit_discord_limits(lang: Lang) -> None:
 
 
 @pytest.mark.parametrize("lang", languages())
-@pytest.mark.parametrize("variant", ["flip", "classic", "nomercy"])
+@pytest.mark.parametrize("variant", ["flip", "classic", "nomercy", "allwild", "junior"])
 def test_rules_fit_one_embed(lang: Lang, variant: str) -> None:
     """/uno rules fits one embed, with room left for the "This game" field."""
     rules = words.rules_text(lang, variant)
@@ -704,6 +716,8 @@ def test_command_names_in_texts_are_the_localized_ones() -> None:
         ("cmd.uno.name", "cmd.uno.flip.name", "cmd.uno.flip.start.name"),
         ("cmd.uno.name", "cmd.uno.classic.name", "cmd.uno.classic.start.name"),
         ("cmd.uno.name", "cmd.uno.nomercy.name", "cmd.uno.nomercy.start.name"),
+        ("cmd.uno.name", "cmd.uno.allwild.name", "cmd.uno.allwild.start.name"),
+        ("cmd.uno.name", "cmd.uno.junior.name", "cmd.uno.junior.start.name"),
         ("cmd.uno.name", "cmd.uno.leave.name"),
         ("cmd.uno.name", "cmd.uno.end.name"),
         ("cmd.leaderboard.name",),

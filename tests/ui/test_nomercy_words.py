@@ -24,9 +24,10 @@ def test_the_new_cards_have_their_sheet_names() -> None:
         "Wild Reverse Draw Four",
         "Wild Draw Six",
         "Wild Draw Ten",
-        "Wild Color Roulette",
+        "Wild Colour Roulette",
     ]
-    assert words.card_name(FI, parse_face("GDA")) == "Vihreä heitä kaikki"
+    assert words.card_name(FI, parse_face("GDA")) == "vihreä heitä kaikki"
+    assert words.card_label(FI, parse_face("GDA")) == "Vihreä heitä kaikki"
 
 
 def test_a_knockout_and_a_roulette_are_narrated() -> None:
@@ -92,7 +93,7 @@ def test_the_roulette_victim_is_told_what_happens() -> None:
     game = setup({"p0": "WCR R1 R2", "p1": "G4 G5", "p2": "Y1"}, top="R5", rules=NM)
     play(game, "p0", "WCR")
     assert words.hand_prompt(EN, view_for(game, "p1"), name).startswith(
-        "A Wild Color Roulette hit you: name a colour"
+        "A Wild Colour Roulette hit you: name a colour"
     )
 
 
