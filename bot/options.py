@@ -169,6 +169,27 @@ for _option in (
         choices=get_args(Edition),
         rule=True,
     ),
+    # Not offered yet (a start option needs its catalog words in four languages): the rules
+    # a variant fixes or chooses by itself (UNO Junior's level, its friendly "no catching").
+    Option(
+        "level",
+        3,
+        "UNO Junior's level: 1 numbers, 2 adds Skip, Reverse and Wild, 3 adds Draw Two",
+        low=1,
+        high=3,
+        rule=True,
+        start=None,
+        server=False,
+    ),
+    Option(
+        "catching",
+        "on",
+        "Whether a player who forgets UNO can be caught",
+        choices=("on", "off"),
+        rule=True,
+        start=None,
+        server=False,
+    ),
     hosted(
         "turn_timeout",
         "Seconds per turn before the bot plays for you (default 60)",

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import pytest
+from pydantic import ValidationError
 
 from bot.client import UnoBot
 from bot.config import Settings, setting_range
@@ -46,8 +47,18 @@ def away_from_default(option: Option) -> Any:
         return not option.default
     if option.choices:
         return next(c for c in reversed(option.choices) if c and c != option.default)
-    assert option.high is not None
-    return option.kind(option.high)
+    assert option.low is not None and option.high is not None
+    return option.kind(option.high if option.high != option.default else option.low)
+
+
+def classic_takes(option: Option) -> bool:
+    """Whether a classic game may set this rule away from its default (Junior's level and
+    friendly catching are Junior's own)."""
+    try:
+        RuleSet(**{"variant": "classic", "stacking": True, option.name: away_from_default(option)})
+    except ValidationError:
+        return False
+    return True
 
 
 @pytest.fixture
@@ -61,15 +72,17 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 async def test_a_table_restores_every_option_as_it_was_set(
     store: Store, settings: Settings
 ) -> None:
-    """A classic table started with every option away from its default saves and restores
-    with each one (every rule and every field of TableOptions) unchanged, lobby and game."""
-    start = {name: away_from_default(o) for name, o in OPTIONS.items() if o.kept}
+    """A classic table started with every option classic offers away from its default saves
+    and restores with each one (every rule and every field of TableOptions) unchanged, lobby
+    and game."""
+    offered = {n: o for n, o in OPTIONS.items() if o.kept and (not o.rule or classic_takes(o))}
+    start = {name: away_from_default(option) for name, option in offered.items()}
     options = resolve("classic", start, {}, settings)
     defaults = TableOptions(rules=RuleSet(variant="classic"))
     for name in TableOptions.model_fields:
         if name not in ("rules", "more"):
             assert getattr(options, name) != getattr(defaults, name), name
-    for name, option in OPTIONS.items():
+    for name, option in offered.items():
         if option.rule:
             assert getattr(options.rules, name) != getattr(defaults.rules, name), name
     table = TableState("s1", 9, 42, Seat(str(ANNA), "anna"), options, NOW)
