@@ -44,7 +44,7 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Game, Phase, RuleSet, dumps
 from bot.memory import freeze_after_full_collections, stop_freezing
-from bot.persistence import LobbySnapshot, Persistence, SeatSnapshot, SessionSnapshot
+from bot.persistence import LobbySnapshot, SeatSnapshot, SessionSnapshot
 from bot.store import ConnectionSettings, Store
 from bot.store.models import store_player_id
 
@@ -209,9 +209,8 @@ async def time_restore(path: Path) -> RestoreResult:
         gc.collect()
         rss_before = resident_mib()
         started = time.perf_counter()
-        persistence = Persistence(store)
-        bot.sessions.persistence = persistence
-        games, lobbies = await bot.sessions.read_saved(persistence)  # what setup_hook awaits
+        manager = bot.build_services(store)
+        games, lobbies = await manager.read_saved()  # what setup_hook awaits
         read_s = time.perf_counter() - started
         # As setup_hook leaves things before the background restore: start-up frozen, and the
         # survivors of every full collection frozen from then on.

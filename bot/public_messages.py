@@ -114,7 +114,6 @@ class ShownAt(Protocol):
     @property
     def jump_url(self) -> str: ...
     def render_public(self, lang: Lang | None = None) -> render.Rendered: ...
-    def saving(self) -> None: ...
 
 
 class PublicMessages:
@@ -362,20 +361,25 @@ class PublicMessages:
             self._update_done()
             return
         self._shown(drawn_at)
-        if state.message_id == old_id:  # else posted anew meanwhile (the old one was deleted)
-            self._move_to(
-                posted.id, TableEditor(interaction, posted.id, False, now + TOKEN_LIFETIME)
-            )
-            if old_id is not None:
-                self._retire(old_id, editor)
+        editor_of_new = TableEditor(interaction, posted.id, False, now + TOKEN_LIFETIME)
+        moved = await self._move_to(posted.id, editor_of_new, instead_of=old_id)
+        if moved and old_id is not None:
+            self._retire(old_id, editor)
         self._update_done()  # an update waiting behind this one goes to the new table
 
-    def _move_to(self, message_id: int, editor: TableEditor) -> None:
-        """The table is now ``message_id``, edited through ``editor``."""
-        self._session.state.message_id = message_id
-        self._session.saving()
+    async def _move_to(
+        self, message_id: int, editor: TableEditor, *, instead_of: int | None
+    ) -> bool:
+        """The table is now ``message_id``, edited through ``editor``, if it still was
+        ``instead_of`` (else it was posted anew meanwhile: someone deleted it). Called outside
+        the session's lock, never under it."""
+        async with self._session.lock:  # its release saves the new message's id
+            if self._session.state.message_id != instead_of:
+                return False
+            self._session.state.message_id = message_id
         self._editor = editor
         self._edits.discard(self._session.id)  # a waiting edit would go to the old message
+        return True
 
     def _retire(self, old_id: int, editor: TableEditor | None) -> None:
         """Delete a table posted anew: through its own token while that lives (not counted),
@@ -431,7 +435,7 @@ class PublicMessages:
         png = await self._pictures.table_png(
             public_view(state.game),
             state.name,
-            state.palette,
+            state.options.palette,
             self._picture,
             session.lang,
             state.last_events,
@@ -446,7 +450,7 @@ class PublicMessages:
         it, and building the public view there would be wasted."""
         state = self._session.state
         game = state.game
-        return state.pictures and game is not None and game.phase not in TERMINAL_PHASES
+        return state.options.pictures and game is not None and game.phase not in TERMINAL_PHASES
 
     @staticmethod
     def _changes(shown: render.Rendered, png: bytes | None) -> dict[str, Any]:
@@ -494,8 +498,8 @@ class PublicMessages:
             files=[picture_file(png)] if png is not None else discord.utils.MISSING,
             allowed_mentions=PLAYER_MENTIONS,
         )
-        state.message_id = message.id
-        self._session.saving()
+        async with self._session.lock:  # its release saves the new message's id
+            state.message_id = message.id
 
     async def remind(self, serial: int, deadline: float) -> None:
         """Ping the person whose turn it still is (it ends at loop time ``deadline``), in a
@@ -529,9 +533,9 @@ class PublicMessages:
                 # The turn ended while the reminder was on its way.
                 self._delete(message.id)
                 return
+            # Saved as the lock is released, so a restart in the middle of the turn still
+            # deletes it.
             state.reminder_id = message.id
-            # Saved, so a restart in the middle of the turn still deletes it.
-            session.saving()
 
     def clear_reminder(self) -> None:
         """Delete the turn reminder, if one is up (its turn is over)."""

@@ -12,12 +12,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import UnoBot
+from bot.client import UnoBot, UnoInteraction
 from bot.engine.variants import VARIANTS
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.ui import words
-from bot.ui.i18n import ENGLISH, Lang, format_number, resolve, t, tn
+from bot.ui.i18n import ENGLISH, Lang, format_number, t, tn
 from bot.ui.kinds import LEADERBOARD_COLOUR, KindChecked, MessageKind
 from bot.ui.render import within_limits
 from bot.ui.respond import (
@@ -95,14 +95,14 @@ def option_refusal(lang: Lang, **chosen: str | None) -> str | None:
     return None
 
 
-def server_language(bot: UnoBot, interaction: Interaction) -> Lang:
+def server_language(bot: UnoBot, interaction: UnoInteraction) -> Lang:
     """The language of a public standings message: the server's."""
     return bot.sessions.server_language(interaction)
 
 
-def reader_language(bot: UnoBot, interaction: Interaction) -> Lang:
-    """The language of a private answer: the user's, else the server's."""
-    return resolve(interaction.locale, server_language(bot, interaction))
+def reader_language(bot: UnoBot, interaction: UnoInteraction) -> Lang:
+    """The language of a private answer: the bot's one rule (``SessionManager.reader``)."""
+    return bot.sessions.reader(interaction)
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,7 @@ def board_view(query: BoardQuery, board: LeaderboardPage) -> discord.ui.View | N
 
 
 async def board_message(
-    bot: UnoBot, interaction: Interaction, query: BoardQuery
+    bot: UnoBot, interaction: UnoInteraction, query: BoardQuery
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """Read the page and the viewer's rank (within the deadline) and render both."""
     guild_id = query.guild_id if query.scope == "guild" else None
@@ -357,7 +357,7 @@ class LeaderboardCog(commands.Cog):
     @app_commands.choices(variant=VARIANT_CHOICES, sort=SORT_CHOICES)
     async def leaderboard(
         self,
-        interaction: Interaction,
+        interaction: UnoInteraction,
         scope: ScopeChoice = "server",
         variant: str = ALL_VARIANTS,
         sort: str | None = None,
@@ -391,7 +391,7 @@ class LeaderboardCog(commands.Cog):
     )
     async def stats(
         self,
-        interaction: Interaction,
+        interaction: UnoInteraction,
         user: discord.User | None = None,
         scope: ScopeChoice = "server",
         public: bool = False,

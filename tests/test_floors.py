@@ -40,6 +40,7 @@ def anything_below(floor: int) -> Room:
 # everything in it. "bot" is the package's own __init__ (it decides which engine copy runs).
 ROOMS: dict[str, Room] = {
     "bot.compiled": room(0),
+    "bot.languages": room(0),
     "bot": room(1, "bot.compiled"),
     "bot.metrics": room(1, "bot.compiled"),
     "bot.engine": room(1),
@@ -47,27 +48,29 @@ ROOMS: dict[str, Room] = {
     "bot.edits": room(1),
     "bot.memory": room(1),
     "bot.health": room(1),
-    "bot.table": room(2, "bot.engine"),
+    "bot.options": room(2, "bot.engine", "bot.config", "bot.languages"),
+    "bot.table": room(3, "bot.engine", "bot.options"),
     "bot.rest_gate": room(2, "bot.edits"),
-    "bot.ai": room(2, "bot.engine"),
-    "bot.store": room(2, "bot.engine"),
-    "bot.ui": room(2, "bot.engine", "bot.config"),
-    "bot.server_settings": room(2, "bot.engine", "bot.config"),
-    "bot.servers": room(3, "bot.server_settings", "bot.store"),
-    "bot.persistence": room(3, "bot.table", "bot.store", "bot.engine", "bot.config"),
-    "bot.preflight": room(3, "bot.store", "bot.config"),
-    "bot.operations": room(3, "bot.store"),
-    "bot.public_messages": room(3, "bot.table", "bot.ui", "bot.edits", "bot.engine"),
+    "bot.ai": room(3, "bot.engine"),
+    "bot.store": room(3, "bot.engine"),
+    "bot.ui": room(3, "bot.engine", "bot.config", "bot.options", "bot.languages"),
+    "bot.server_settings": room(3, "bot.engine", "bot.config", "bot.options"),
+    "bot.servers": room(4, "bot.server_settings", "bot.store"),
+    "bot.persistence": room(4, "bot.table", "bot.store", "bot.engine", "bot.config", "bot.options"),
+    "bot.preflight": room(4, "bot.store", "bot.config"),
+    "bot.operations": room(4, "bot.store"),
+    "bot.public_messages": room(4, "bot.table", "bot.ui", "bot.edits", "bot.engine"),
     "bot.settings_panel": room(
-        4, "bot.servers", "bot.server_settings", "bot.ui", "bot.store", "bot.config"
+        5, "bot.servers", "bot.server_settings", "bot.ui", "bot.store", "bot.config"
     ),
-    "bot.forget_me": room(4, "bot.ui", "bot.store"),
-    "bot.computer_turns": room(4, "bot.ai", "bot.table", "bot.engine", "bot.config"),
-    "bot.sessions": anything_below(5),
+    "bot.forget_me": room(5, "bot.ui", "bot.store"),
+    "bot.computer_turns": room(5, "bot.ai", "bot.table", "bot.engine", "bot.config"),
+    "bot.sessions": anything_below(6),
     "bot.client": room(
-        6,
+        7,
         "bot",
         "bot.sessions",
+        "bot.servers",
         "bot.persistence",
         "bot.preflight",  # the PostgreSQL pool the settings ask for
         "bot.store",
@@ -76,8 +79,8 @@ ROOMS: dict[str, Room] = {
         "bot.metrics",
         "bot.rest_gate",
     ),
-    "cogs": anything_below(7),
-    "bot.__main__": anything_below(7),
+    "cogs": anything_below(8),
+    "bot.__main__": anything_below(8),
 }
 
 

@@ -196,6 +196,16 @@ _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 169))
 GameRandom = random.Random | CompactRandom
 
 
+def random_below(rng: GameRandom, n: int) -> int:
+    """A number in range(n), drawn as ``random.Random.randrange(n)`` draws it (the same
+    getrandbits calls), from either generator."""
+    bits = n.bit_length()
+    value = rng.getrandbits(bits)
+    while value >= n:
+        value = rng.getrandbits(bits)
+    return value
+
+
 def shuffle(rng: GameRandom, items: list[int]) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle`` would, at half its cost."""
     # random.shuffle draw for draw (the same getrandbits calls, so a seed deals the same cards
@@ -507,7 +517,7 @@ class Game:
             draws.extend((self.players[seat], face) for seat, face in faces.items())
             if self._all_wild:
                 # No card has a number (section 2.2): the first dealer is chosen at random.
-                dealer = contenders[self.rng.randrange(len(contenders))]
+                dealer = contenders[random_below(self.rng, len(contenders))]
                 events.append(ev.DealerChosen(self.players[dealer], tuple(draws)))
                 return dealer
             best = max(face.number or 0 for face in faces.values())

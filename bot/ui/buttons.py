@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 import discord
 
@@ -39,9 +39,9 @@ from bot.engine import (
 )
 from bot.engine.cards import Color
 
-from .i18n import resolve, t
+from .i18n import t
 from .kinds import KindChecked, MessageKind
-from .respond import Interaction, reply
+from .respond import Answering, Interaction, reader, reply
 
 CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<session>[0-9a-z]+):(?P<rest>[0-9a-z:]*)")
 # A card id indexes a deck of at most 112 cards, a page or serial is small: longer numbers
@@ -201,6 +201,23 @@ def _move(code: str) -> Move | None:
     return SIMPLE_MOVES.get(code)
 
 
+class ClickRouter(Answering, Protocol):
+    """Where a parsed click goes (the bot's ``SessionManager``)."""
+
+    async def click(self, interaction: Interaction, click: Click) -> None:
+        """Route ``click`` to its session and answer it, always."""
+        ...
+
+
+class ButtonHost(Protocol):
+    """What a button needs of ``interaction.client`` (``UnoBot`` is one)."""
+
+    @property
+    def sessions(self) -> ClickRouter:
+        """The bot's sessions."""
+        ...
+
+
 class UnoButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
     """Every unoflip button; it carries its click, parsed once."""
 
@@ -246,8 +263,8 @@ class UnoButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
 
     async def callback(self, interaction: Interaction) -> None:
         """Hand the click to the session manager (which answers it, always)."""
+        host: ButtonHost = interaction.client
         if self.click is None:
-            lang = resolve(interaction.locale, interaction.guild_locale)
-            await reply(interaction, t(lang, RETIRED_BUTTON))
+            await reply(interaction, t(reader(interaction), RETIRED_BUTTON))
             return
-        await interaction.client.sessions.click(interaction, self.click)
+        await host.sessions.click(interaction, self.click)

@@ -187,7 +187,7 @@ async def test_a_lobby_survives_a_restart_and_its_old_buttons_work(
         5000,
         True,
     )
-    assert lobby.state.ai_difficulty == "easy" and lobby.state.host_id == anna.id
+    assert lobby.state.options.ai_difficulty == "easy" and lobby.state.host_id == anna.id
     assert "The bot restarted" in embed_text(world.channel.last_message)
     await cara.click(old_lobby, label="Join")
     await ben.click(old_lobby, label="Leave")

@@ -14,7 +14,7 @@ from bot.engine.simulate import RandomAgent
 from .fingerprint import Fingerprint, dump
 
 GAMES = 24
-RECORDED = "3cf6b3105a248ff76f2b5dc0802b3f9eea9c877c23f16aedcfa627752c21a12e"
+RECORDED = "167d8683b129409871ccd4fdb1dc8e875725a9469ac826e97ba4858df313a6cc"
 
 
 def rules_for(seed: int) -> RuleSet:

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from bot.engine import RuleSet
 from bot.engine.simulate import RandomAgent
+from bot.options import TableOptions
 from bot.persistence import Persistence
 from bot.store import GameRecord, RoundRecord, RoundScore, Store
 from bot.store.backend import Connection
@@ -97,9 +98,7 @@ def started_table(seed: int = 0, rules: RuleSet | None = None) -> TableState:
         GUILD,
         CHANNEL,
         Seat(str(ANNA), "Anna"),
-        rules or RuleSet(variant="classic", target=10_000),
-        60,
-        30,
+        TableOptions(rules=rules or RuleSet(variant="classic", target=10_000)),
         datetime(2026, 1, 1, tzinfo=UTC),
     )
     table.join(BEN, "Ben")

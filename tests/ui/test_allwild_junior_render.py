@@ -10,6 +10,7 @@ import pytest
 
 from bot.engine import PlayCard, RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
+from bot.options import TableOptions
 from bot.table import Seat, TableState
 from bot.ui import render, words
 from bot.ui.i18n import ENGLISH, Lang
@@ -26,7 +27,7 @@ RULES = [
 def started_table(rules: RuleSet, players: int, seed: int, lang: Lang) -> TableState:
     """A table of ``players`` people playing ``rules``, dealt."""
     seats = [Seat(str(10**17 + i), NAMES[i]) for i in range(players)]
-    state = TableState("abcdef0123", 1, 2, seats[0], rules, 60, 30, NOW)
+    state = TableState("abcdef0123", 1, 2, seats[0], TableOptions(rules=rules), NOW)
     for seat in seats[1:]:
         state.seat(seat)
     names = {s.player_id: safe_name(s.name) for s in seats}

@@ -28,6 +28,7 @@ from typing import Any
 
 from bot.engine import RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
+from bot.options import TableOptions
 from bot.table import Seat, TableState
 from bot.ui import render, words
 from bot.ui.i18n import ENGLISH
@@ -54,10 +55,10 @@ def walk(steps: int = 150) -> list[list[Any]]:
     out: list[list[Any]] = []
     for rules, players, seed in GAMES:
         seats = [Seat(str(10**17 + i), ["anna", "ben", "cara", "dan"][i]) for i in range(players)]
-        state = TableState("abcdef0123", 1, 2, seats[0], rules, 60, 30, NOW)
+        options = TableOptions(rules=rules, ai_difficulty="hard")
+        state = TableState("abcdef0123", 1, 2, seats[0], options, NOW)
         for seat in seats[1:]:
             state.seat(seat)
-        state.ai_difficulty = "hard"
         state.add_ai("hard")
         out.append(payload(render.public_message(state, ENGLISH)))
         state.drop_ai(state.host_id)
