@@ -19,6 +19,7 @@ from discord.http import HTTPClient, Route
 from bot.client import UnoBot
 from bot.edits import EditBudget, RequestWindow
 from bot.rest_gate import RequestGate, counted
+from bot.store import open_store
 from bot.ui.cards import CardArt
 from bot.ui.cards.emoji import CardEmojis
 
@@ -223,12 +224,18 @@ async def test_an_emoji_upload_refused_with_a_429_waits_and_goes_on(tmp_path: An
     assert not emojis.failed
 
 
-def test_the_bots_http_client_sends_through_the_gate_of_its_budget(settings: Any) -> None:
-    """The bot's discord.py HTTP client is traced by its gate, and the gate holds requests to
-    the same window as the table edits' budget."""
+async def test_the_bots_http_client_sends_through_the_gate_of_its_budget(settings: Any) -> None:
+    """The bot's discord.py HTTP client is traced by its gate, and once its services are
+    built over the store the gate holds requests to the same window as the table edits'
+    budget."""
     bot = UnoBot(settings, shard_count=1)
     assert bot.http.http_trace is bot.gate.config
-    assert bot.gate.window is bot.sessions.edits.window
+    store = await open_store(settings.store_url)
+    try:
+        sessions = bot.build_services(store)
+        assert bot.gate.window is sessions.edits.window
+    finally:
+        await store.close()
 
 
 def test_the_gate_shares_a_trace_config_it_is_given() -> None:
