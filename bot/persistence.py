@@ -24,8 +24,10 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 from bot.config import PaletteName
 from bot.engine import Game, Phase, RuleSet, dumps, loads
 from bot.engine.players import Difficulty
+from bot.engine.replay import MoveLog
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
 from bot.store.models import Variant, store_player_id
+from bot.store.repositories.history import FinishedMatch
 from bot.table import Seat, TableState
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,8 @@ class SessionSnapshot(TableSnapshot):
     recorded_rounds: int
     # The turn reminder still up when this was saved (older snapshots have none).
     reminder_id: int | None = None
+    # The match's seed and moves (``MoveLog.dumps``) for the history; older snapshots: none.
+    moves: str | None = None
 
 
 class LobbySnapshot(TableSnapshot):
@@ -121,6 +125,7 @@ def session_snapshot(table: TableState) -> SessionSnapshot:
         timeouts_in_row=dict(table.timeouts_in_row),
         recorded_rounds=0,
         reminder_id=table.reminder_id,
+        moves=None if table.moves is None else table.moves.dumps(),
     )
 
 
@@ -160,6 +165,8 @@ class GameSave:
     rounds: tuple[tuple[int, RoundRecord], ...]
     history_len: int
     phase: Phase
+    # The finished match for the history, once the match is over.
+    finished: FinishedMatch | None = None
 
     def ui_json(self, recorded_rounds: int) -> str:
         """The ``ui`` blob saved beside the state, with how many rounds are then recorded."""
@@ -346,6 +353,8 @@ class SessionWriter:
             await self.store.games.record_round(self.game_id, result, snapshot=snapshot)
             self.recorded_rounds = index + 1
             recorded_now = True
+        if save.finished is not None:
+            await self.store.history.record(self.game_id, save.finished)
         if save.phase is Phase.ABANDONED:
             await self.store.games.abandon_game(self.game_id)
         elif not (recorded_now or snapshot_saved) and save.phase is not Phase.MATCH_OVER:
@@ -525,6 +534,7 @@ def table_from_snapshot(saved: SessionSnapshot, game: Game) -> TableState:
     table.log.extend(saved.log)
     table.timeouts_in_row = dict(saved.timeouts_in_row)
     table.reminder_id = saved.reminder_id
+    table.moves = None if saved.moves is None else MoveLog.loads(saved.moves)
     table.game = game
     return table
 
@@ -566,6 +576,15 @@ def _capture(table: TableState, recorded_rounds: int) -> Save:
         rounds=rounds,
         history_len=len(game.history),
         phase=game.phase,
+        finished=FinishedMatch.from_engine(
+            game,
+            table.moves,
+            {s.player_id: s.name for s in table.seats},
+            table.guild_id,
+            table.channel_id,
+        )
+        if game.phase is Phase.MATCH_OVER
+        else None,
     )
 
 

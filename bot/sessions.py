@@ -494,7 +494,7 @@ class GameSession:
             if self.state.ai_takeover:
                 events = await self.computer_turns.take_over(player)
             else:
-                events = game.auto_play(player)
+                events = self.state.auto_play(player)
             self.state.log.append(t(self.lang, "log.timed_out", name=self.name(player)))
             self.record(self.state.timed_out(player, events), None, turn_move=True)
 

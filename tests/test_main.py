@@ -328,8 +328,8 @@ def mounted_tmpfs(point: Path, options: str) -> Iterator[Path]:
 
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 256 KiB disk of its own; the test fills it."""
-    yield from mounted_tmpfs(tmp_path / "disk", "size=256k")
+    """A 1 MiB disk of its own (room for a migrated database and its WAL); the test fills it."""
+    yield from mounted_tmpfs(tmp_path / "disk", "size=1m")
 
 
 @pytest.fixture
