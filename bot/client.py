@@ -23,7 +23,7 @@ from .store import Shards, Store, StoreError, describe_url, open_store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.uno", "cogs.leaderboard")
+EXTENSIONS = ("cogs.uno", "cogs.leaderboard", "cogs.history")
 INVITE_SCOPES = ("bot", "applications.commands")
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True,
