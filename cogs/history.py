@@ -120,7 +120,11 @@ def page_buttons(query: HistoryPageClick, page: HistoryPage) -> discord.ui.View 
 
 
 async def history_page(
-    bot: UnoBot, interaction: Interaction, query: HistoryPageClick, lang: Lang
+    bot: UnoBot,
+    interaction: Interaction,
+    query: HistoryPageClick,
+    lang: Lang,
+    player_name: str | None = None,
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """Read and draw one page of the server's history."""
     async with asyncio.timeout(READ_DEADLINE):
@@ -134,8 +138,9 @@ async def history_page(
     where = safe_name(guild.name) if guild is not None else t(lang, "board.where.server")
     title = t(lang, "history.title", where=where)
     if query.player_id:
-        member = guild.get_member(query.player_id) if guild is not None else None
-        shown = safe_name(member.display_name) if member is not None else f"<@{query.player_id}>"
+        # The name they had in their latest match; the option's user before they have one.
+        kept = next((m.player(query.player_id) for m in page.matches), None)
+        shown = safe_name(kept.name) if kept is not None else safe_name(player_name or "?")
         title = t(lang, "history.title.player", name=shown, where=where)
     shown_query = HistoryPageClick(query.guild_id, query.player_id, page.page)
     return page_embed(lang, page, title), page_buttons(shown_query, page)
@@ -148,8 +153,8 @@ def round_line(lang: Lang, names: dict[int, str], kept: Any) -> str:
     """A round: who went out, on what card, for how many points."""
     params = {"round": kept.round_no, "name": names.get(kept.winner_id, "?")}
     if kept.ending:
-        return t(lang, "match.round", card=kept.ending, points=kept.points, **params)
-    return t(lang, "match.round.no_card", points=kept.points, **params)
+        return t(lang, "history.match.round", card=kept.ending, points=kept.points, **params)
+    return t(lang, "history.match.round.no_card", points=kept.points, **params)
 
 
 def match_message(lang: Lang, match: MatchHistory) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -157,27 +162,32 @@ def match_message(lang: Lang, match: MatchHistory) -> tuple[discord.Embed, disco
     names = _names(match)
     title = t(
         lang,
-        "match.title",
+        "history.match.title",
         match=match.game_id,
         variant=words.variant_name(lang, match.variant),
     )
     embed = discord.Embed(title=title, colour=MATCH_COLOUR)
     embed.description = t(
-        lang, "match.when", start=_when(match.started_at, "f"), end=_when(match.ended_at, "t")
+        lang,
+        "history.match.when",
+        start=_when(match.started_at, "f"),
+        end=_when(match.ended_at, "t"),
     )
     standings = sorted(match.players, key=lambda p: p.place)
     add_field(
         embed,
-        t(lang, "match.standings"),
+        t(lang, "history.match.standings"),
         "\n".join(f"{p.place}. {names[p.player_id]} — {p.points}" for p in standings),
     )
     add_field(
-        embed, t(lang, "match.rounds"), "\n".join(round_line(lang, names, r) for r in match.rounds)
+        embed,
+        t(lang, "history.match.rounds"),
+        "\n".join(round_line(lang, names, r) for r in match.rounds),
     )
     buttons = [
         ReplayButton(
             ReplayClick(match.game_id, kept.round_no),
-            t(lang, "match.replay", round=kept.round_no),
+            t(lang, "history.match.replay", round=kept.round_no),
             row=n // MATCH_BUTTONS_PER_ROW,
         )
         for n, kept in enumerate(match.rounds[:MOST_ROUND_BUTTONS])
@@ -398,7 +408,8 @@ async def history_command(
             embed, view = match_message(lang, await _own_match(bot, interaction, match))
         else:
             query = HistoryPageClick(guild_id, player.id if player is not None else 0, 1)
-            embed, view = await history_page(bot, interaction, query, lang)
+            name = player.display_name if player is not None else None
+            embed, view = await history_page(bot, interaction, query, lang, name)
         await interaction.response.send_message(
             embed=embed, view=view or discord.utils.MISSING, ephemeral=True
         )
