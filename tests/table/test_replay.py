@@ -11,6 +11,7 @@ from bot.engine import Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.replay import MoveLog, ReplayError, replay_steps
 from bot.engine.simulate import RandomAgent
+from bot.persistence import SessionSnapshot, session_snapshot, table_from_snapshot
 from bot.table import Seat, TableState
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -84,3 +85,12 @@ def test_a_move_the_engine_refuses_stops_the_replay() -> None:
     broken = [f"0p{999}"] + log.rounds[0]
     with pytest.raises(ReplayError):
         replay_steps(log.players, RuleSet(target=100), log.seed, [" ".join(broken)], 1)
+
+
+def test_the_log_survives_a_save_and_restore() -> None:
+    """A running game's snapshot keeps its move log, so a restart mid-match loses no move."""
+    state, _ = play_match(3, RuleSet(target=100))
+    saved = SessionSnapshot.model_validate_json(session_snapshot(state).model_dump_json())
+    assert state.game is not None
+    restored = table_from_snapshot(saved, state.game)
+    assert restored.moves == state.moves

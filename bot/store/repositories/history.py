@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from bot.engine import Game
 from bot.engine.cards import Side as EngineSide
 from bot.engine.replay import RULES_VERSION, MoveLog
 
 from ..backend import Backend, Connection, Row
-from ..models import Side, Variant, from_millis, store_player_id
+from ..models import Side, Variant, _Frozen, from_millis, store_player_id
 from ._sql import execute, fetch_all, fetch_one, hold_shard, now_ms
 
 DAY_MS = 86_400_000
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class HistoryPlayer(_Frozen):
