@@ -12,6 +12,7 @@ from bot.store.migrate_to_postgres import main
 
 from .conftest import TEST_POOL
 from .factories import ANNA, BEN, CARL, GUILD, OTHER_GUILD, new_game, standard_round
+from .test_history import keep
 
 
 async def history(store: Store) -> None:
@@ -84,3 +85,17 @@ def test_missing_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main([str(missing), "postgresql://postgres@127.0.0.1:9/none"]) == 1
     assert "no SQLite database" in capsys.readouterr().err
     assert not missing.exists()
+
+
+async def test_the_match_history_is_copied(db_path: Path, pg_url: str) -> None:
+    """A kept match reads the same after the copy, moves and all."""
+    source = await Store.open(db_path)
+    game_id = await keep(source)
+    before = await source.history.match(game_id)
+    await source.close()
+    assert await asyncio.to_thread(main, [str(db_path), pg_url]) == 0
+    copied = await Store.open_postgres(pg_url, TEST_POOL)
+    try:
+        assert await copied.history.match(game_id) == before
+    finally:
+        await copied.close()
