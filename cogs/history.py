@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Coroutine
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -21,7 +23,7 @@ from pydantic import ValidationError
 from bot.client import UnoBot
 from bot.engine import RuleSet
 from bot.engine.replay import RULES_VERSION, ReplayError, replay_round
-from bot.store.repositories.history import HistoryPage, MatchHistory
+from bot.store.repositories.history import HistoryPage, HistoryRound, MatchHistory
 from bot.ui import words
 from bot.ui.history import (
     HISTORY_PAGE_ID,
@@ -56,7 +58,7 @@ class Refused(Exception):
         self.params = params
 
 
-def _when(moment: Any, style: str) -> str:
+def _when(moment: datetime, style: str) -> str:
     """A Discord timestamp, shown in each reader's own time zone and language."""
     return f"<t:{int(moment.timestamp())}:{style}>"
 
@@ -149,7 +151,7 @@ async def history_page(
 # ---------------------------------------------------------------------- a match
 
 
-def round_line(lang: Lang, names: dict[int, str], kept: Any) -> str:
+def round_line(lang: Lang, names: dict[int, str], kept: HistoryRound) -> str:
     """A round: who went out, on what card, for how many points."""
     params = {"round": kept.round_no, "name": names.get(kept.winner_id, "?")}
     if kept.ending:
@@ -243,7 +245,7 @@ def replay_message(
     return embed, button_view(buttons)
 
 
-async def answer(interaction: Interaction, lang: Lang, work: Any) -> None:
+async def answer(interaction: Interaction, lang: Lang, work: Coroutine[Any, Any, None]) -> None:
     """Run ``work`` (a coroutine answering the interaction); a refusal or failure becomes one
     short private line."""
     try:
