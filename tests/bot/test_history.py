@@ -15,6 +15,7 @@ from bot.table import Seat, TableState
 
 from .conftest import World
 from .driver import Table, embed_text, enabled, labels
+from .hostile import forged_click
 
 OPENED = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -191,3 +192,32 @@ async def test_a_match_played_through_the_bot_is_kept(world: World) -> None:
     number = int(labels(result.response)[0][1:])
     replay = await table.players[1].slash(world.channel, "uno replay", match=number)
     assert footer(replay.response).startswith("Step 1 of ")
+
+
+async def test_a_forged_step_past_the_end_shows_the_last_step(world: World) -> None:
+    """A step number no round has (a modified client) shows the round's last step."""
+    anna, ben = world.members[:2]
+    number = await keep_match(world, (anna, ben))
+    shown = (await anna.slash(world.channel, "uno replay", match=number)).response
+    steps = int(footer(shown).rsplit(" ", 1)[1])
+    await forged_click(anna, shown, f"uno:hr:{number}:1:999999:n")
+    assert footer(shown) == f"Step {steps} of {steps}"
+
+
+async def test_a_replay_button_on_a_history_page_is_refused(world: World) -> None:
+    """A replay step's id clicked on a history page is answered privately; nothing changes."""
+    anna, ben = world.members[:2]
+    number = await keep_match(world, (anna, ben))
+    page = (await anna.slash(world.channel, "uno history")).response
+    before = embed_text(page)
+    result = await forged_click(anna, page, f"uno:hr:{number}:1:0:f")
+    assert result.ephemeral and embed_text(page) == before
+
+
+async def test_a_page_of_another_server_is_refused(world: World) -> None:
+    """A history page id naming another server answers privately and shows nothing of it."""
+    anna, ben = world.members[:2]
+    await keep_match(world, (anna, ben))
+    page = (await anna.slash(world.channel, "uno history")).response
+    result = await forged_click(anna, page, "uno:hp:123:0:1")
+    assert "not one of this server's" in str(result.response.content)
