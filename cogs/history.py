@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +25,7 @@ from bot.client import UnoBot
 from bot.engine import RuleSet
 from bot.engine.replay import RULES_VERSION, ReplayError, replay_round
 from bot.store.repositories.history import HistoryPage, HistoryRound, MatchHistory
+from bot.table import TableState
 from bot.ui import words
 from bot.ui.history import (
     HISTORY_PAGE_ID,
@@ -65,6 +67,30 @@ def _when(moment: datetime, style: str) -> str:
 
 def _names(match: MatchHistory) -> dict[int, str]:
     return {p.player_id: safe_name(p.name) for p in match.players}
+
+
+def _live_match(bot: UnoBot, interaction: Interaction, game_id: int) -> Replayable | None:
+    """This server's running match with the store number ``game_id``, its finished rounds."""
+    persistence = bot.sessions.persistence
+    if persistence is None:
+        return None
+    for session in bot.sessions.by_channel.values():
+        state = session.state
+        if state.guild_id == interaction.guild_id and persistence.game_id(state.id) == game_id:
+            return Replayable.live(game_id, state)
+    return None
+
+
+async def _replayable(bot: UnoBot, interaction: Interaction, game_id: int) -> Replayable:
+    """A match to replay: kept in this server's history, or running here (its finished
+    rounds only); Refused otherwise."""
+    try:
+        return Replayable.kept(await _own_match(bot, interaction, game_id))
+    except Refused:
+        live = _live_match(bot, interaction, game_id)
+        if live is None:
+            raise
+        return live
 
 
 async def _own_match(bot: UnoBot, interaction: Interaction, game_id: int) -> MatchHistory:
@@ -200,24 +226,65 @@ def match_message(lang: Lang, match: MatchHistory) -> tuple[discord.Embed, disco
 # ---------------------------------------------------------------------- a replay
 
 
+@dataclass(frozen=True, slots=True)
+class Replayable:
+    """What a replay needs of a match: a kept one, or the finished rounds of a live one."""
+
+    game_id: int
+    rules_json: str
+    rules_version: int
+    seed: int
+    players: tuple[str, ...]  # engine ids, as dealt
+    names: dict[str, str]
+    rounds: tuple[str | None, ...]  # each scored round's moves (None: not recorded)
+
+    @classmethod
+    def kept(cls, match: MatchHistory) -> Replayable:
+        """A match of the history."""
+        return cls(
+            match.game_id,
+            match.rules_json,
+            match.rules_version,
+            match.seed,
+            tuple(p.engine_id for p in sorted(match.players, key=lambda p: p.seat)),
+            {p.engine_id: p.name for p in match.players},
+            tuple(kept.moves for kept in match.rounds),
+        )
+
+    @classmethod
+    def live(cls, game_id: int, state: TableState) -> Replayable | None:
+        """The rounds a running match has finished, or None without its move log."""
+        game, moves = state.game, state.moves
+        if game is None or moves is None:
+            return None
+        return cls(
+            game_id,
+            game.rules.model_dump_json(),
+            RULES_VERSION,
+            moves.seed,
+            moves.players,
+            {s.player_id: s.name for s in state.seats},
+            tuple(moves.round_text(n) for n in range(1, len(game.history) + 1)),
+        )
+
+
 def replay_message(
-    lang: Lang, match: MatchHistory, round_no: int, step: int
+    lang: Lang, match: Replayable, round_no: int, step: int
 ) -> tuple[discord.Embed, discord.ui.View]:
     """Step ``step`` (clamped to the round) of a round's replay, with ⏮ ◀ ▶ ⏭; Refused when
     the round cannot be replayed faithfully."""
-    if not 1 <= round_no <= match.round_count:
+    if not 1 <= round_no <= len(match.rounds):
         raise Refused("replay.no_round", match=match.game_id, round=round_no)
     if match.rules_version != RULES_VERSION:
         raise Refused("replay.old_rules")
-    texts = [kept.moves for kept in match.rounds[:round_no]]
+    texts = match.rounds[:round_no]
     if any(text is None for text in texts):
         raise Refused("replay.not_recorded")
     try:
         rules = RuleSet.model_validate_json(match.rules_json)
     except ValidationError:
         raise Refused("replay.old_rules") from None
-    players = [p.engine_id for p in sorted(match.players, key=lambda p: p.seat)]
-    names = {p.engine_id: p.name for p in match.players}
+    players, names = match.players, match.names
     rounds = [text or "" for text in texts]
     try:
         total = sum(1 for _ in replay_round(players, rules, match.seed, rounds, round_no))
@@ -376,7 +443,7 @@ class ReplayButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], 
         click = self.click
 
         async def work() -> None:
-            match = await _own_match(bot, interaction, click.game_id)
+            match = await _replayable(bot, interaction, click.game_id)
             embed, view = replay_message(lang, match, click.round_no, click.step)
             if click.opening:
                 await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
@@ -435,8 +502,8 @@ async def replay_command(
     async def work() -> None:
         if interaction.guild_id is None:
             raise Refused("history.no_server")
-        kept = await _own_match(bot, interaction, match)
-        embed, view = replay_message(lang, kept, round, 0)
+        replayable = await _replayable(bot, interaction, match)
+        embed, view = replay_message(lang, replayable, round, 0)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     await answer(interaction, lang, work())

@@ -221,3 +221,19 @@ async def test_a_page_of_another_server_is_refused(world: World) -> None:
     page = (await anna.slash(world.channel, "uno history")).response
     result = await forged_click(anna, page, "uno:hp:123:0:1")
     assert "not one of this server's" in str(result.response.content)
+
+
+async def test_a_live_match_offers_its_finished_rounds_only(world: World) -> None:
+    """While a match goes on, its scored round replays and the round being played does not."""
+    table = Table(world, 2)
+    await table.start("uno classic start", target=5000)
+    await table.play_round(random.Random(2))
+    await table.save_now()
+    number = table.game_id
+    assert number is not None
+    anna = table.players[0]
+    replay = await anna.slash(world.channel, "uno replay", match=number, round=1)
+    assert footer(replay.response).startswith("Step 1 of ")
+    await anna.click(table.public, label="Next round")
+    refused = await anna.slash(world.channel, "uno replay", match=number, round=2)
+    assert f"Match {number} has no round 2." in str(refused.response.content)
