@@ -65,8 +65,13 @@ def _when(moment: datetime, style: str) -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
-def _names(match: MatchHistory) -> dict[int, str]:
-    return {p.player_id: safe_name(p.name) for p in match.players}
+def _shown(lang: Lang, name: str) -> str:
+    """A kept name made safe; a forgotten player's (erased) as "a former player"."""
+    return safe_name(name) if name else t(lang, "history.former_player")
+
+
+def _names(lang: Lang, match: MatchHistory) -> dict[int, str]:
+    return {p.player_id: _shown(lang, p.name) for p in match.players}
 
 
 def _live_match(bot: UnoBot, interaction: Interaction, game_id: int) -> Replayable | None:
@@ -113,7 +118,7 @@ def page_embed(lang: Lang, page: HistoryPage, title: str) -> discord.Embed:
         return within_limits(embed)
     lines = []
     for match in page.matches:
-        names = _names(match)
+        names = _names(lang, match)
         lines.append(
             t(
                 lang,
@@ -168,7 +173,7 @@ async def history_page(
     if query.player_id:
         # The name they had in their latest match; the option's user before they have one.
         kept = next((m.player(query.player_id) for m in page.matches), None)
-        shown = safe_name(kept.name) if kept is not None else safe_name(player_name or "?")
+        shown = _shown(lang, kept.name) if kept is not None else safe_name(player_name or "?")
         title = t(lang, "history.title.player", name=shown, where=where)
     shown_query = HistoryPageClick(query.guild_id, query.player_id, page.page)
     return page_embed(lang, page, title), page_buttons(shown_query, page)
@@ -187,7 +192,7 @@ def round_line(lang: Lang, names: dict[int, str], kept: HistoryRound) -> str:
 
 def match_message(lang: Lang, match: MatchHistory) -> tuple[discord.Embed, discord.ui.View | None]:
     """A match: when, the final standings and every round, with a replay button per round."""
-    names = _names(match)
+    names = _names(lang, match)
     title = t(
         lang,
         "history.match.title",
@@ -284,7 +289,10 @@ def replay_message(
         rules = RuleSet.model_validate_json(match.rules_json)
     except ValidationError:
         raise Refused("replay.old_rules") from None
-    players, names = match.players, match.names
+    players = match.players
+    names = {
+        player: name or t(lang, "history.former_player") for player, name in match.names.items()
+    }
     rounds = [text or "" for text in texts]
     try:
         total = sum(1 for _ in replay_round(players, rules, match.seed, rounds, round_no))

@@ -237,3 +237,17 @@ async def test_a_live_match_offers_its_finished_rounds_only(world: World) -> Non
     await anna.click(table.public, label="Next round")
     refused = await anna.slash(world.channel, "uno replay", match=number, round=2)
     assert f"Match {number} has no round 2." in str(refused.response.content)
+
+
+async def test_a_forgotten_player_is_a_former_player_and_the_replay_still_plays(
+    world: World,
+) -> None:
+    """After forget, the match names the player "a former player" and still replays."""
+    anna, ben = world.members[:2]
+    number = await keep_match(world, (anna, ben))
+    await world.bot.store.history.forget(anna.id)
+    match = (await ben.slash(world.channel, "uno history", match=number)).response
+    assert "a former player" in embed_text(match) and "anna" not in embed_text(match)
+    replay = await ben.slash(world.channel, "uno replay", match=number)
+    assert footer(replay.response).startswith("Step 1 of ")
+    assert "anna" not in embed_text(replay.response)

@@ -160,3 +160,14 @@ async def test_a_match_played_to_its_end_is_kept_with_replayable_rounds(store: S
         )
         ends = [e for step in steps for e in step.events if isinstance(e, ev.RoundEnded)]
         assert [e.winner for e in ends] == [str(kept.winner_id)]
+
+
+async def test_a_forgotten_player_leaves_every_kept_match(store: Store) -> None:
+    """Forgetting a player erases their name and id from the history; the match stays."""
+    game_id = await keep(store, (ANNA, BEN))
+    assert await store.history.forget(ANNA) == 1
+    match = await store.history.match(game_id)
+    assert match is not None
+    assert [(p.player_id, p.name) for p in match.players] == [(0, ""), (BEN, f"P{BEN}")]
+    assert match.winner_id == 0 and [r.winner_id for r in match.rounds] == [BEN, 0]
+    assert (await store.history.page(GUILD, player_id=ANNA)).matches == []

@@ -307,6 +307,32 @@ class HistoryRepository:
 
         return await self._database.read(work)
 
+    async def forget(self, player_id: int) -> int:
+        """Take a player out of every kept match (``/uno forget-me``): their name is erased
+        and their id becomes 0 (shown as "a former player"); the matches and their replays
+        stay for the others. How many seats were forgotten."""
+
+        async def work(connection: Connection) -> int:
+            seats = await execute(
+                connection,
+                "UPDATE match_history_players SET player_id = 0, name = '',"
+                " engine_id = 'former' || CAST(seat AS TEXT) WHERE player_id = ?",
+                (player_id,),
+            )
+            await execute(
+                connection,
+                "UPDATE match_history_rounds SET winner_id = 0 WHERE winner_id = ?",
+                (player_id,),
+            )
+            await execute(
+                connection,
+                "UPDATE match_history SET winner_id = 0 WHERE winner_id = ?",
+                (player_id,),
+            )
+            return seats.rowcount
+
+        return await self._database.write(work)
+
     async def prune(self, days: int, *, now: int | None = None) -> int:
         """Forget the matches that ended more than ``days`` days ago; how many."""
         cutoff = (now_ms() if now is None else now) - days * DAY_MS
