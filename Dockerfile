@@ -1,11 +1,14 @@
 # syntax=docker/dockerfile:1
-# The Python release is pinned, and every dependency comes from requirements.lock with its exact
-# version and hashes, so two builds a month apart install the same code. (For a byte-identical
-# base too, add the digest to both FROM lines: python:3.11.14-slim-bookworm@sha256:...)
+# The base image is pinned by tag and by the digest of its multi-architecture index, and every
+# dependency comes from requirements.lock with its exact version and hashes, so two builds a
+# month apart install the same code. The digest was not pulled here (no Docker engine): it is
+# the one public repositories pin for this tag. Check it, or move to a newer one, with
+#   docker buildx imagetools inspect python:3.11.14-slim-bookworm
+# (the "Digest:" line) and put the same digest on both FROM lines (docs/operations.md).
 
 # Stage 1 builds the bot's wheel, which compiles the engine with mypyc (setup.py): it needs a C
 # compiler, which the image that runs the bot does not carry.
-FROM python:3.11.14-slim-bookworm AS build
+FROM python:3.11.14-slim-bookworm@sha256:65a93d69fa75478d554f4ad27c85c1e69fa184956261b4301ebaf6dbb0a3543d AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
@@ -15,7 +18,7 @@ COPY bot ./bot
 COPY cogs ./cogs
 RUN pip wheel --no-deps --wheel-dir /wheels .
 
-FROM python:3.11.14-slim-bookworm
+FROM python:3.11.14-slim-bookworm@sha256:65a93d69fa75478d554f4ad27c85c1e69fa184956261b4301ebaf6dbb0a3543d
 
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -52,4 +55,4 @@ USER uno
 # open, fresh). Start-up (login, restoring games, syncing commands) gets a minute.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot.health"]
-CMD ["python", "-m", "bot"]
+CMD ["unoflip", "run"]

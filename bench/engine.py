@@ -32,6 +32,7 @@ from typing import Any
 
 from bot.engine import Game, Phase, PlayCard, RuleSet, dumps
 from bot.engine.simulate import RandomAgent
+from bot.engine.variants import VARIANTS
 
 PLAYER_COUNTS = (2, 4, 10)
 # Large enough that a benchmark run never reaches it: rounds are dealt back to back.
@@ -346,7 +347,8 @@ def main(argv: list[str] | None = None) -> int:
     results: list[Throughput] = []
     timing = (args.seconds, args.repeats)
     for players in PLAYER_COUNTS:
-        for variant in ("flip", "classic"):
+        # Every registered variant at the player counts it seats (No Mercy: up to 6).
+        for variant in (key for key, entry in VARIANTS.items() if players <= entry.max_players):
             for policy in ("uniform", "play-first"):
                 results.append(bench_ours(variant, players, *timing, policy=policy))
         rlcard = bench_rlcard(players, *timing)

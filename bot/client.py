@@ -9,7 +9,6 @@ import logging
 import discord
 from discord.ext import commands
 
-from . import ENGINE
 from .config import Settings
 from .memory import (
     freeze_after_full_collections,
@@ -17,13 +16,14 @@ from .memory import (
     reclaim_frozen,
     stop_freezing,
 )
+from .metrics import Metrics
 from .persistence import Persistence
 from .sessions import SessionManager
 from .store import Shards, Store, StoreError, describe_url, open_store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.uno", "cogs.leaderboard", "cogs.history")
+EXTENSIONS = ("cogs.uno", "cogs.leaderboard", "cogs.server_settings", "cogs.history")
 INVITE_SCOPES = ("bot", "applications.commands")
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -44,9 +44,15 @@ def invite_url(application_id: int) -> str:
 class UnoBot(commands.AutoShardedBot):
     """The unoflip bot: slash commands and buttons only, no message content needed."""
 
-    def __init__(self, settings: Settings, shard_count: int | None = None) -> None:
-        """A bot configured by ``settings``; Discord picks the shard count unless given."""
+    def __init__(
+        self, settings: Settings, shard_count: int | None = None, metrics: Metrics | None = None
+    ) -> None:
+        """A bot configured by ``settings``; Discord picks the shard count unless given. It
+        reports to ``metrics`` (the process's, which outlive a failed login) or its own."""
+        # Before the HTTP client exists: it reports every REST request to the metrics' trace.
+        self.metrics = metrics or Metrics()
         super().__init__(
+            http_trace=self.metrics.http_trace(),
             shard_count=shard_count or settings.shard_count,
             shard_ids=settings.shard_id_list,  # type: ignore[arg-type]  # None: every shard
             command_prefix=commands.when_mentioned,
@@ -56,6 +62,8 @@ class UnoBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.sessions = SessionManager(self, settings)
+        # Every button click reaches the session manager here: counted and timed on its way.
+        self.sessions.click = self.metrics.timed_click(self.sessions.click)  # type: ignore[method-assign]
         self._store: Store | None = None
         self._invite_logged = False
         # Why this process stopped serving its shards (another process took one), or None.
@@ -71,10 +79,11 @@ class UnoBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, restore games and lobbies, load the cogs, sync the commands."""
-        log.info("%s", ENGINE.describe())
         url = self.settings.store_url
         self._store = await open_store(url, synchronous=self.settings.db_synchronous)
         log.info("store open: %s", describe_url(url))
+        self.metrics.time_store(self._store.database)
+        self.metrics.watch(self)
         if self.settings.shard_count and self.settings.shard_id_list is not None:
             shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
             # ShardTakenError: another process runs them.
@@ -186,6 +195,24 @@ class UnoBot(commands.AutoShardedBot):
             "store": self._store is not None
             and (self._store.lease is None or self._store.lease.held),
         }
+
+    def scrape(self) -> dict[str, float]:
+        """The gauges the metrics read at each scrape (bot/metrics.py)."""
+        sessions = list(self.sessions.by_id.values())
+        live = sum(1 for session in sessions if session.state.started)
+        edits = self.sessions.edits
+        values: dict[str, float] = {
+            "live_games": live,
+            "open_lobbies": len(sessions) - live,
+            "table_edits": edits.started,
+            "table_edits_pending": edits.pending,
+            "table_edit_staleness_seconds": edits.oldest_pending_age(),
+            "table_edits_per_second_budget": edits.rate / edits.per,
+        }
+        lease = self._store.lease if self._store is not None else None
+        if lease is not None:
+            values["shard_lease_held"] = float(lease.held)
+        return values
 
     async def close(self) -> None:
         """Answer the clicks in flight, stop the timers, then disconnect."""

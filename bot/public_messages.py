@@ -148,7 +148,12 @@ class PublicMessages:
         state = session.state
         assert state.game is not None
         png = await self._pictures.table_png(
-            public_view(state.game), state.name, state.palette, self._picture, session.lang
+            public_view(state.game),
+            state.name,
+            state.palette,
+            self._picture,
+            session.lang,
+            state.last_events,
         )
         if png is not None:
             shown.embed.set_image(url=PICTURE_URL)

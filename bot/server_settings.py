@@ -1,4 +1,4 @@
-"""One server's own defaults (``/uno settings``), as a validated value; pure like the table.
+"""One server's own defaults (``/uno-settings``), as a validated value; pure like the table.
 
 A server chooses the rules a new game starts with, its timers, its computer players, the
 language and look of its public messages, the channels games may be started in and a role

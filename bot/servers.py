@@ -2,7 +2,7 @@
 
 Every saved row is read at start-up (few servers change their settings, and a row is small),
 so a sync caller such as a leaderboard's language sees the server's own from the first
-interaction. A change through ``/uno settings`` is written first and replaces the kept value
+interaction. A change through ``/uno-settings`` is written first and replaces the kept value
 only once the store has it, so memory never shows what a restart would lose. A server belongs
 to one shard, so one process at a time keeps (and changes) its settings.
 """

@@ -424,7 +424,8 @@ class GameSession:
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
         """Narrate events, move the turn serial, reset timers, schedule the table edit and
         save (every move ends here, so none can forget to save)."""
-        self.state.record(words.narrate(self.lang, events, self.name), actor, turn_move=turn_move)
+        lines = words.narrate(self.lang, events, self.name)
+        self.state.record(lines, actor, turn_move=turn_move, events=events)
         if turn_move:
             self._after_state_change()
         self.computer_turns.watch_for_forgotten_uno()
@@ -448,8 +449,12 @@ class GameSession:
         game = self.state.game
         assert game is not None
         if self.state.is_ai(game.current_player):
+            self.state.start_turn_timer(None)
             turn = self.computer_turns.play_turn(self.state.serial)
         else:
+            # The table shows when the timer fires (Discord counts it down on the reader's side).
+            ends = discord.utils.utcnow() + timedelta(seconds=self.state.turn_timeout)
+            self.state.start_turn_timer(ends)
             turn = self._turn_timer(self.state.serial)
         self._turn_task = self.manager.spawn(turn, f"turn-{self.id}")
 
@@ -591,7 +596,7 @@ class SessionManager:
         self._tasks: set[asyncio.Task[None]] = set()
         # Installed by the bot once the store is open; without it nothing is saved.
         self.persistence: Persistence | None = None
-        # Each server's /uno settings, read once and kept (its store is installed with it).
+        # Each server's /uno-settings, read once and kept (its store is installed with it).
         self.servers = ServerSettingsBook()
         self.thinker = Thinker()
         # Every table edit of this process goes through one budget (Discord's global limit),

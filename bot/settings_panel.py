@@ -1,4 +1,4 @@
-"""The /uno settings panel: a server's settings in an ephemeral message, with its controls.
+"""The /uno-settings panel: a server's settings in an ephemeral message, with its controls.
 
 Selects change the on/off settings, the choices, the channels and the moderator role; two
 buttons open modals for the numbers; one resets everything. Every control is a
@@ -202,7 +202,7 @@ def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.
 
 
 async def show_panel(interaction: Interaction, config: Settings, *, reset: bool = False) -> None:
-    """Answer /uno settings: the server's settings with their controls (only to the caller),
+    """Answer /uno-settings: the server's settings with their controls (only to the caller),
     after resetting them to the defaults when ``reset``."""
     lang = reader(interaction)
     if not may_change(interaction):

@@ -96,7 +96,13 @@ class TableState:
         # The message that pinged the person whose turn is running late (deleted when it ends).
         self.reminder_id: int | None = None
         self.serial = 0
+        # When the running turn's timer fires (wall-clock, with the serial of the turn it was
+        # started for); not saved, since a restored game starts its timer afresh.
+        self._turn_deadline: tuple[int, datetime] | None = None
         self.log: deque[str] = deque(maxlen=LOG_LINES)
+        # What the last turn move did (its engine events), for the picture's "+2" and skip
+        # marks; not saved (a restored table shows them again from its next move).
+        self.last_events: tuple[ev.Event, ...] = ()
         self.timeouts_in_row: dict[str, int] = {}
         self.closed = False
         # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
@@ -166,6 +172,17 @@ class TableState:
         if self.closed or self.game is None or serial != self.serial or self.round_over:
             return None
         return self.game.current_player
+
+    def start_turn_timer(self, ends: datetime | None) -> None:
+        """Say when the running turn's timer fires (None: no timer runs, as for a computer)."""
+        self._turn_deadline = None if ends is None else (self.serial, ends)
+
+    @property
+    def turn_deadline(self) -> datetime | None:
+        """When the running turn's timer fires, if one runs for the turn being played now."""
+        if self._turn_deadline is None or self._turn_deadline[0] != self.serial:
+            return None
+        return None if self.round_over else self._turn_deadline[1]
 
     def final_hands(self) -> list[tuple[str, list[Face], int]]:
         """Every seated player's hand faces and points on the side the round ended on."""
@@ -307,14 +324,23 @@ class TableState:
             self.moves.removed(player, reason, events)
         return events
 
-    def record(self, lines: Iterable[str], actor: str | None, *, turn_move: bool) -> None:
-        """Log what happened; a turn move moves the serial that hand buttons carry."""
+    def record(
+        self,
+        lines: Iterable[str],
+        actor: str | None,
+        *,
+        turn_move: bool,
+        events: Iterable[ev.Event] = (),
+    ) -> None:
+        """Log what happened; a turn move moves the serial that hand buttons carry and becomes
+        the last move shown (``events``)."""
         self.revision += 1
         self.log.extend(lines)
         if actor is not None:
             self.timeouts_in_row[actor] = 0
         if turn_move:
             self.serial += 1
+            self.last_events = tuple(events)
 
     def next_round(self) -> list[ev.Event]:
         """Deal the next round after one has been scored."""
@@ -326,6 +352,7 @@ class TableState:
             self.moves.next_round()
         self.revision += 1
         self.log.clear()
+        self.last_events = ()
         self.serial += 1
         return events
 

@@ -320,6 +320,7 @@ class LeaderboardCog(commands.Cog):
         self.bot.remove_dynamic_items(LeaderboardButton)
 
     @app_commands.command(name="leaderboard", description="Top UNO players, 10 per page")
+    @app_commands.guild_only()
     @app_commands.describe(
         scope="This server (default) or every server",
         variant="UNO Flip, classic UNO or both (default)",
@@ -354,6 +355,7 @@ class LeaderboardCog(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     @app_commands.command(name="stats", description="A player's UNO record (only you see it)")
+    @app_commands.guild_only()
     @app_commands.describe(
         user="Whose stats (default: yours)",
         scope="This server (default) or every server",

@@ -16,10 +16,11 @@ from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
 from bot.engine.variants import VariantKey
+from bot.forget_me import ForgetMeButton, offer_to_forget
 from bot.server_settings import CHOICES as SERVER_CHOICES
 from bot.server_settings import HOUSE_RULES, TARGET_MAX, TARGET_MIN
 from bot.sessions import Answer, GameSession, SessionManager
-from bot.settings_panel import SettingsControl, show_panel
+from bot.settings_panel import SettingsControl
 from bot.table import MAX_SEATS, TableError
 from bot.ui import words
 from bot.ui.buttons import TableClick, UnoButton
@@ -104,6 +105,7 @@ class LobbyOptions:
     palette: PaletteName | None = None
 
 
+@app_commands.guild_only()  # games live in server channels; in a DM the commands are not offered
 class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
     """The /uno command group; every command delegates to the channel's session."""
 
@@ -124,7 +126,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         """Register the table's buttons and the settings panel's controls, so clicks on any
         of their messages reach us (also messages from before a restart), and translate the
         commands before they sync."""
-        self.bot.add_dynamic_items(UnoButton, SettingsControl)
+        self.bot.add_dynamic_items(UnoButton, SettingsControl, ForgetMeButton)
         language = self.bot.settings.language
         if language and language_of(language) is None:
             log.warning("no catalog for language %r: each server's own is used", language)
@@ -133,7 +135,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     async def cog_unload(self) -> None:
         """Stop routing the table's buttons here, and drop the command translator."""
-        self.bot.remove_dynamic_items(UnoButton, SettingsControl)
+        self.bot.remove_dynamic_items(UnoButton, SettingsControl, ForgetMeButton)
         await self.bot.tree.set_translator(None)
 
     def _session(self, interaction: Interaction) -> GameSession | None:
@@ -449,22 +451,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             )
         await reply(interaction, t(lang, "cmd.reply.end.done"))
 
-    # ------------------------------------------------------------------ server settings
-
     @app_commands.command(
-        name="settings", description="Manage Server: this server's defaults for new games"
+        name="forget-me", description="Erase your UNO points, wins and stats from this bot"
     )
-    @app_commands.describe(reset="Set every setting back to the bot's defaults first")
-    async def settings(self, interaction: Interaction, reset: bool = False) -> None:
-        """This server's settings with controls to change them (only to the caller). Discord
-        keeps default permissions for top-level commands only, so the panel checks Manage
-        Server itself."""
-        if not isinstance(reset, bool):
-            await reply(
-                interaction, t(self._reader(interaction), "options.true_false", option="reset")
-            )
-            return
-        await show_panel(interaction, self.bot.settings, reset=reset)
+    async def forget_me(self, interaction: Interaction) -> None:
+        """Privately: what is erased, and a button that erases it."""
+        await offer_to_forget(interaction)
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
-import bot
+from bot.compiled import describe_engine
 
 QUICK_EXAMPLES = 4
 settings.register_profile("quick", max_examples=QUICK_EXAMPLES)
@@ -25,4 +25,4 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header() -> str:
     """Which copy of the engine the run tests: compiled, or its Python source (and why)."""
-    return bot.ENGINE.describe()
+    return describe_engine().describe()

@@ -1,123 +1,89 @@
-"""The compiled engine runs only when it matches its source (bot/compiled.py).
+"""Which copy of the engine runs (bot/compiled.py): the wheel is compiled, a checkout is not.
 
-The decision is checked on a copy of the package's layout in a temporary folder, with empty
-files standing in for compiled modules; the fingerprint test checks both real copies alike.
+``engine_build`` is checked on made-up module files; ``compiles_engine`` is what setup.py asks
+before it builds. The last test holds CI to both of its runs: the installed wheel compiled,
+the checkout's source not.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.machinery
-import json
 import os
-import shutil
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import bot
 from bot.compiled import (
+    COMPILE_VARIABLE,
     COMPILED_MODULES,
-    ENGINE_VARIABLE,
-    MANIFEST,
-    SourceFirst,
-    decide,
-    source_digests,
-    source_path,
+    compiles_engine,
+    describe_engine,
+    engine_build,
 )
 
-PACKAGE = Path(bot.__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[1]
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+SITE = "/srv/venv/lib/python3.11/site-packages"
 
 
-@pytest.fixture
-def package(tmp_path: Path) -> Path:
-    """The compiled modules' sources copied into a folder laid out like ``bot``."""
-    copy = tmp_path / "bot"
-    for module in COMPILED_MODULES:
-        target = source_path(copy, module)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source_path(PACKAGE, module), target)
-    return copy
+def origins(suffix_of: dict[str, str] | None = None) -> dict[str, str | None]:
+    """Each compiled module's file under SITE, ``.py`` unless ``suffix_of`` names another."""
+    chosen = suffix_of or {}
+    return {
+        module: f"{SITE}/{module.replace('.', '/')}{chosen.get(module, '.py')}"
+        for module in COMPILED_MODULES
+    }
 
 
-def compile_fake(package: Path, modules: tuple[str, ...] = COMPILED_MODULES) -> None:
-    """Empty files named as compiled modules are, and the manifest setup.py would write."""
-    for module in modules:
-        source = source_path(package, module)
-        source.with_name(source.stem + SUFFIX).write_bytes(b"")
-    (package / MANIFEST).write_text(json.dumps(source_digests(package)))
-
-
-def test_without_a_compiled_copy_the_source_runs(package: Path) -> None:
-    """A checkout installed without a compiler (or UNO_PURE_PYTHON=1) runs the source."""
-    build = decide(package, {})
-    assert not build.compiled
-    assert build.describe() == "engine: Python source, not compiled (see the README's install)"
-
-
-def test_a_compiled_copy_that_matches_its_source_runs(package: Path) -> None:
-    """Every module compiled, every source as the manifest recorded it."""
-    compile_fake(package)
-    build = decide(package, {})
+def test_every_module_compiled_is_the_compiled_engine() -> None:
+    """All ten modules load from C extensions: the line says compiled, and from where."""
+    build = engine_build(origins(dict.fromkeys(COMPILED_MODULES, SUFFIX)))
     assert build.compiled
-    assert build.describe() == "engine: compiled (mypyc), matching its source"
+    assert build.describe() == f"engine: compiled (mypyc), from {SITE}"
 
 
-def test_an_edited_source_makes_the_source_run(package: Path) -> None:
-    """After a developer's edit the compiled copy would run old code: it is not used, and the
-    line says which file changed and how to rebuild."""
-    compile_fake(package)
-    game = source_path(package, "bot.engine.game")
-    game.write_text(game.read_text() + "\n# an edit\n")
-    build = decide(package, {})
+def test_no_module_compiled_is_the_source() -> None:
+    """A checkout (editable install) runs its source, and the line says why and where to read."""
+    build = engine_build(origins())
     assert not build.compiled
-    assert "older than game.py" in build.reason and "pip install -e ." in build.reason
+    assert build.describe().startswith("engine: Python source, not compiled")
+    assert "editable install" in build.reason and "docs/install.md" in build.reason
 
 
-def test_a_missing_manifest_or_module_makes_the_source_run(package: Path) -> None:
-    """A compiled copy that setup.py did not finish (or a hand-run mypyc) is not trusted."""
-    compile_fake(package, COMPILED_MODULES[:-1])
-    assert "incomplete" in decide(package, {}).reason
-    compile_fake(package)
-    (package / MANIFEST).unlink()
-    build = decide(package, {})
-    assert not build.compiled and MANIFEST in build.reason
+def test_a_partly_compiled_engine_says_which_modules() -> None:
+    """A broken install (some modules compiled) is not called compiled; it names them."""
+    build = engine_build(origins({"bot.engine.game": SUFFIX}))
+    assert not build.compiled and "only game compiled" in build.reason
 
 
-def test_the_variable_asks_for_the_source(package: Path) -> None:
-    """UNO_ENGINE=source (for profiling: cProfile cannot see inside compiled code)."""
-    compile_fake(package)
-    build = decide(package, {ENGINE_VARIABLE: "source"})
-    assert not build.compiled and "UNO_ENGINE=source" in build.reason
-    assert decide(package, {ENGINE_VARIABLE: "compiled"}).compiled
+@pytest.mark.parametrize(
+    ("command", "environ", "compiles"),
+    [
+        (["bdist_wheel"], {}, True),
+        (["editable_wheel", "--dist-dir", "x"], {}, False),
+        (["editable_wheel"], {COMPILE_VARIABLE: "1"}, True),
+        (["bdist_wheel"], {COMPILE_VARIABLE: "0"}, False),
+    ],
+    ids=["wheel", "editable", "editable-asked", "wheel-source"],
+)
+def test_the_wheel_compiles_and_the_editable_install_does_not(
+    command: list[str], environ: dict[str, str], compiles: bool
+) -> None:
+    """setup.py compiles a wheel, keeps an editable install on source, and obeys the variable."""
+    assert compiles_engine(command, environ) is compiles
 
 
-@pytest.fixture
-def source_first(tmp_path: Path) -> Iterator[SourceFirst]:
-    """A module whose compiled copy cannot load, with a finder for its source installed."""
-    (tmp_path / "uno_twin.py").write_text("WHERE = 'source'\n")
-    (tmp_path / f"uno_twin{SUFFIX}").write_bytes(b"not a shared library")
-    finder = SourceFirst({"uno_twin": tmp_path / "uno_twin.py"})
-    sys.path.insert(0, str(tmp_path))
-    sys.meta_path.insert(0, finder)
-    yield finder
-    sys.meta_path.remove(finder)
-    sys.path.remove(str(tmp_path))
-    sys.modules.pop("uno_twin", None)
+def test_a_bad_value_of_the_variable_is_refused() -> None:
+    """``UNOFLIP_COMPILE=yes`` stops the build, naming the two values it takes."""
+    with pytest.raises(ValueError, match="set it to 1 or 0"):
+        compiles_engine(["bdist_wheel"], {COMPILE_VARIABLE: "yes"})
 
 
-def test_the_finder_loads_the_source_before_the_compiled_copy(source_first: SourceFirst) -> None:
-    """Python would try the extension first (and fail on this one); the finder wins."""
-    module = importlib.import_module("uno_twin")
-    assert module.WHERE == "source"
-    assert source_first.find_spec("bot.table", None) is None
-
-
-def test_ci_tests_the_compiled_engine() -> None:
-    """CI's install has a compiler, so its run must test the compiled engine, not fall back."""
+def test_ci_tests_the_compiled_wheel_and_the_source() -> None:
+    """CI's wheel run imports the installed package, which must be compiled; its source run
+    imports the checkout, which must not be (an editable install is source unless asked)."""
     if os.environ.get("CI") != "true":
-        pytest.skip("only CI must compile; here: " + bot.ENGINE.describe())
-    assert bot.ENGINE.compiled, bot.ENGINE.describe()
+        pytest.skip("only CI runs both; here: " + describe_engine().describe())
+    from_checkout = Path(bot.__file__).resolve().parent == ROOT / "bot"
+    assert describe_engine().compiled is not from_checkout, describe_engine().describe()

@@ -41,6 +41,7 @@ def anything_below(floor: int) -> Room:
 ROOMS: dict[str, Room] = {
     "bot.compiled": room(0),
     "bot": room(1, "bot.compiled"),
+    "bot.metrics": room(1, "bot.compiled"),
     "bot.engine": room(1),
     "bot.config": room(1, "bot.compiled"),
     "bot.edits": room(1),
@@ -54,14 +55,23 @@ ROOMS: dict[str, Room] = {
     "bot.servers": room(3, "bot.server_settings", "bot.store"),
     "bot.persistence": room(3, "bot.table", "bot.store", "bot.engine", "bot.config"),
     "bot.preflight": room(3, "bot.store", "bot.config"),
+    "bot.operations": room(3, "bot.store"),
     "bot.public_messages": room(3, "bot.table", "bot.ui", "bot.edits", "bot.engine"),
     "bot.settings_panel": room(
         4, "bot.servers", "bot.server_settings", "bot.ui", "bot.store", "bot.config"
     ),
+    "bot.forget_me": room(4, "bot.ui", "bot.store"),
     "bot.computer_turns": room(4, "bot.ai", "bot.table", "bot.engine", "bot.config"),
     "bot.sessions": anything_below(5),
     "bot.client": room(
-        6, "bot", "bot.sessions", "bot.persistence", "bot.store", "bot.config", "bot.memory"
+        6,
+        "bot",
+        "bot.sessions",
+        "bot.persistence",
+        "bot.store",
+        "bot.config",
+        "bot.memory",
+        "bot.metrics",
     ),
     "cogs": anything_below(7),
     "bot.__main__": anything_below(7),

@@ -64,11 +64,11 @@ def lock_packages() -> dict[str, str]:
 
 def test_base_image_is_pinned_to_a_python_release() -> None:
     """Both stages (the wheel's build, then the image that runs) start from one exact 3.11.x
-    slim bookworm image (not a moving tag like 3.11-slim)."""
+    slim bookworm image (not a moving tag like 3.11-slim), pinned by digest."""
     build, run = instructions("FROM")
     base, _, stage = build.partition(" AS ")
     assert stage == "build" and run == base
-    assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?", base), base
+    assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm@sha256:[0-9a-f]{64}", base), base
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
     assert requires == ">=3.11"
 
@@ -93,12 +93,10 @@ def test_dependencies_come_from_the_lock_with_hashes() -> None:
     for requirement in project["dependencies"]:
         name = re.split(r"[<>=!~\[ ]", requirement)[0].lower().replace(".", "-")
         assert name in packages, requirement
-    header = (ROOT / "requirements.lock").read_text()
+    header = (ROOT / "requirements.lock").read_text().split("\n#\n", 2)[1]
+    assert "pip-compile --generate-hashes" in header and "pyproject.toml" in header
     assert "pip-compile --generate-hashes --strip-extras -o requirements.lock pyproject.toml" in (
-        header
-    )
-    assert "pip-compile --generate-hashes --strip-extras -o requirements.lock pyproject.toml" in (
-        (ROOT / "README.md").read_text()
+        (ROOT / "docs" / "install.md").read_text()
     )
 
 
@@ -149,9 +147,10 @@ def test_runs_the_bot_as_a_non_root_user_with_the_database_on_a_volume() -> None
 
 
 def test_entry_point_and_healthcheck_are_the_bot_modules() -> None:
-    """CMD runs python -m bot; HEALTHCHECK runs python -m bot.health, with a start period."""
+    """CMD runs the installed ``unoflip run``; HEALTHCHECK runs python -m bot.health, with a
+    start period."""
     (cmd,) = instructions("CMD")
-    assert exec_form(cmd) == ["python", "-m", "bot"]
+    assert exec_form(cmd) == ["unoflip", "run"]
     (healthcheck,) = instructions("HEALTHCHECK")
     options, command = healthcheck.split(" CMD ")
     assert exec_form(command) == ["python", "-m", "bot.health"]
@@ -167,7 +166,7 @@ def test_entry_point_and_healthcheck_are_the_bot_modules() -> None:
 def test_compose_keeps_data_on_a_named_volume_and_restarts() -> None:
     """compose.yaml: restart unless-stopped, a named volume at /data, config.toml read-only."""
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    (service,) = compose["services"].values()
+    service = compose["services"]["unoflip"]
     assert service["restart"] == "unless-stopped"
     assert service["build"] == "."
     mounts = {mount["target"]: mount for mount in service["volumes"]}
@@ -214,8 +213,9 @@ def test_the_cluster_compose_file_runs_postgres_and_every_shard_once(
             monkeypatch.delenv(name)
     compose = cluster_compose()
     services = compose["services"]
+    scraper = services.pop("prometheus")
     postgres = services.pop("postgres")
-    assert re.fullmatch(r"postgres:\d+(\.\d+)?-bookworm", postgres["image"])
+    assert re.fullmatch(r"postgres:\d+(\.\d+)?-bookworm@sha256:[0-9a-f]{64}", postgres["image"])
     assert postgres["restart"] == "unless-stopped"
     assert postgres["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
     (data,) = postgres["volumes"]
@@ -255,12 +255,31 @@ def test_the_cluster_compose_file_runs_postgres_and_every_shard_once(
         shards += settings.shard_id_list
     assert len(urls) == 1 and len(counts) == 1
     assert sorted(shards) == list(range(counts.pop() or 0))
+    assert scrapes(scraper) == {f"{name}:9100" for name in services}
+
+
+def scrapes(scraper: dict[str, Any]) -> set[str]:
+    """The targets of an opt-in Prometheus service (profile metrics), from its config file."""
+    assert scraper["profiles"] == ["metrics"]
+    (config,) = scraper["volumes"]
+    assert config["read_only"] is True
+    parsed = yaml.safe_load((ROOT / config["source"]).read_text())
+    (job,) = parsed["scrape_configs"]
+    return {target for group in job["static_configs"] for target in group["targets"]}
+
+
+def test_the_compose_files_serve_metrics_to_an_opt_in_prometheus() -> None:
+    """compose.yaml's bot serves /metrics on 9100 (unpublished), which its prometheus scrapes."""
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    assert "UNO_METRICS_PORT=9100" in services["unoflip"]["environment"]
+    assert "ports" not in services["unoflip"]
+    assert scrapes(services["prometheus"]) == {"unoflip:9100"}
 
 
 def test_the_single_process_compose_file_stays_the_default() -> None:
     """compose.yaml (what a bare `docker compose up` reads) is the one-process SQLite bot;
-    the cluster is opt-in with -f compose.cluster.yaml, as the README says."""
-    (service,) = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"].values()
+    the cluster is opt-in with -f compose.cluster.yaml, as docs/docker.md says."""
+    service = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["unoflip"]
     assert not any(item.startswith(("UNO_DB_URL", "UNO_SHARD")) for item in service["environment"])
-    readme = (ROOT / "README.md").read_text()
-    assert "docker compose -f compose.cluster.yaml up -d --build" in readme
+    docker = (ROOT / "docs" / "docker.md").read_text()
+    assert "docker compose -f compose.cluster.yaml up -d --build" in docker

@@ -16,6 +16,7 @@ import http.server
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -179,7 +180,55 @@ def test_no_network_retries_with_one_line_each_then_exits_1(folder: Path, base: 
     assert len(attempts) == 2
     assert "(attempt 1 of 3)" in attempts[0] and "retrying in 0.05 s" in attempts[0]
     assert "(attempt 2 of 3)" in attempts[1] and "retrying in 0.1 s" in attempts[1]
-    assert len(result.stdout.strip().splitlines()) == 2
+    first, *rest = result.stdout.strip().splitlines()
+    assert "engine: " in first and len(rest) == 2
+    assert snapshot(folder) == {}
+
+
+def test_the_engine_line_comes_first_even_without_a_token(folder: Path) -> None:
+    """The first line says which engine runs, before the settings are read (so before any
+    network); a missing token then stops the bot with its one line."""
+    result = run_bot(folder)
+    assert "DISCORD_TOKEN is not set" in the_one_line(result, 2)
+    assert result.stdout.splitlines()[0].split(" bot: ", 1)[1].startswith("engine: ")
+
+
+def test_a_debug_log_keeps_other_libraries_at_info(folder: Path) -> None:
+    """``log_level = "debug"``: the bot's DEBUG lines, none of aiosqlite's or discord.py's."""
+    code = (
+        "import logging, bot.__main__ as main; main.configure_logging(); "
+        "main.set_log_levels('DEBUG', 'INFO'); "
+        "logging.getLogger('bot.sessions').debug('ours'); "
+        "logging.getLogger('aiosqlite').debug('theirs'); "
+        "logging.getLogger('discord.gateway').debug('theirs'); "
+        "logging.getLogger('discord.gateway').info('their info')"
+    )
+    result = run_bot(folder, "-c", code)
+    assert "ours" in result.stdout and "their info" in result.stdout
+    assert "theirs" not in result.stdout
+
+
+def test_a_metrics_port_in_use_is_one_line_before_login(folder: Path) -> None:
+    """metrics_port on a port another program listens on: one line naming it, status 2,
+    before any network."""
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_METRICS_PORT=str(port))
+    line = the_one_line(result, 2)
+    assert line.startswith(f"unoflip: UNO_METRICS_PORT is {port}, but the bot cannot listen")
+    refused_before_login(result)
+
+
+def test_check_runs_the_start_up_checks_and_stops(folder: Path) -> None:
+    """``unoflip check``: the engine line, the database checked, status 0, nothing left."""
+    result = run_bot(
+        folder, "-m", "bot", "check", DISCORD_TOKEN=FAKE_TOKEN, UNO_DB_PATH="data/uno.db"
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "engine: " in lines[0] and "ready to start: store SQLite file data/uno.db" in lines[-1]
     assert snapshot(folder) == {}
 
 
@@ -568,7 +617,7 @@ def test_a_process_whose_shards_were_taken_exits_1_with_one_line(
         async def close(self) -> None:
             """Already closed."""
 
-    async def logged_in(settings: object, stop: object) -> StoppedBot:
+    async def logged_in(settings: object, stop: object, metrics: object = None) -> StoppedBot:
         return StoppedBot()
 
     monkeypatch.setattr(bot_main, "log_in", logged_in)

@@ -33,6 +33,7 @@ from bot.engine.moves import (
     SwapWith,
 )
 from bot.engine.rules import RuleSet
+from bot.engine.variants import variant as variant_entry
 from bot.engine.view import PlayerView
 
 from .knowledge import HandReading, edition_of, other_side, read_hand
@@ -261,6 +262,10 @@ class Sampler:
             missing.append((seat, count - len(pick)))
         for seat, count in missing:
             hands[seat].extend(rest.pop() for _ in range(min(count, len(rest))))
+        # No Mercy: the hands set aside by the Mercy rule, unseen, until the next reshuffle.
+        set_aside: list[list[int]] = [[] for _ in self.seats]
+        for player, count in view.set_aside:
+            set_aside[self.seats.index(player)] = [rest.pop() for _ in range(min(count, len(rest)))]
         if pinned is not None:
             discard = list(pinned)
         else:
@@ -270,14 +275,21 @@ class Sampler:
             discard = [rest.pop() for _ in range(min(old, len(rest)))]
             discard.extend(c for c in (under, top) if c is not None)
         draw_pile = rest + ([pile_top] if pile_top is not None else [])
-        return self._game(rng, hands, discard, draw_pile)
+        return self._game(rng, hands, discard, draw_pile, set_aside)
 
     def _game(
-        self, rng: random.Random, hands: list[list[int]], discard: list[int], draw_pile: list[int]
+        self,
+        rng: random.Random,
+        hands: list[list[int]],
+        discard: list[int],
+        draw_pile: list[int],
+        set_aside: list[list[int]],
     ) -> Game:
         view, seats = self.view, self.seats
         game = self.template.fork(rng.getrandbits(32))
         game.hands = hands
+        game.set_aside = set_aside
+        game.knocked_out = [seats.index(player) for player in view.knocked_out]
         game.discard = discard
         game.draw_pile = draw_pile
         game.side = view.side
@@ -548,6 +560,8 @@ def rollout_value(
     result = game.history[-1]
     if result.winner == player:
         return 1 + result.awarded[player] * point_value
+    if game.knocked_out and game.seat_of(player) in game.knocked_out:
+        return -knockout_cost(game) * point_value
     return -result.hand_points[player] * point_value
 
 
@@ -558,11 +572,35 @@ def position_value(game: Game, player: str, point_value: float, exponent: float)
     -exponent``; a win earns the points left in the other hands, a loss costs our own.
     """
     seat = game.seat_of(player)
+    if game.knocked_out:
+        return _knocked_out_value(game, seat, point_value, exponent)
     weights = [math.pow(max(len(hand), 1), -exponent) for hand in game.hands]
     p_win = weights[seat] / sum(weights)
     own = game.hand_points(player)
     others = sum(game.hand_points(p) for p in game.players if p != player)
     return p_win * (1 + others * point_value) - (1 - p_win) * own * point_value
+
+
+def _knocked_out_value(game: Game, seat: int, point_value: float, exponent: float) -> float:
+    """``position_value`` in No Mercy once someone is knocked out: the knocked-out have no
+    chance to go out, and being knocked out costs as much as a hand the winner scores it for."""
+    gone = game.knocked_out
+    if seat in gone:
+        return -knockout_cost(game) * point_value
+    weights = [
+        0.0 if s in gone else math.pow(max(len(hand), 1), -exponent)
+        for s, hand in enumerate(game.hands)
+    ]
+    p_win = weights[seat] / sum(weights)
+    own = game.hand_points(game.players[seat])
+    others = sum(game.hand_points(p) for p in game.players if p != game.players[seat])
+    bonus = knockout_cost(game) * len(gone)
+    return p_win * (1 + (others + bonus) * point_value) - (1 - p_win) * own * point_value
+
+
+def knockout_cost(game: Game) -> int:
+    """What a knockout is worth to the hand's winner (No Mercy's bonus; 0 elsewhere)."""
+    return variant_entry(game.rules.variant).knockout_bonus
 
 
 def release_gil() -> None:

@@ -8,10 +8,11 @@ challenge a draw-wild from a big hand, and swap with the smallest hand under Sev
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.engine.cards import Color, Face, Kind
+from bot.engine.cards import STACK_VALUE, Color, Face, Kind
 from bot.engine.game import Phase
 from bot.engine.moves import ACCEPT, CHALLENGE, DRAW, PASS, ChooseColor, Move, PlayCard, SwapWith
 from bot.engine.view import HandCard, PlayerView
@@ -43,6 +44,11 @@ class NormalStrategy:
     keep_drawn_wild_from: int = 4
     # Challenge a draw-wild whose player held at least this many cards.
     challenge_from_cards: int = 4
+    # No Mercy: per other card of its colour a Discard All sheds with it; per card a 7 or a 0
+    # leaves us with fewer; a Draw Card that would knock the next player out (Mercy rule).
+    discard_all_bonus: float = 6.0
+    hand_swap_bonus: float = 5.0
+    knockout_bonus: float = 60.0
     difficulty: ClassVar[str] = "normal"
 
     def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
@@ -109,6 +115,9 @@ class NormalStrategy:
     def answer_penalty(self, table: Table) -> Move:
         """Pass a stackable penalty on, challenge when it pays, else take the cards."""
         stacks = table.plays
+        if stacks and table.variant.no_mercy_rules:
+            # Any Draw Card worth enough passes it on: spend the smallest, keep the big ones.
+            return min(stacks, key=lambda m: STACK_VALUE.get(table.hand[m.card].face.kind, 99))
         if stacks:
             return max(stacks, key=lambda m: table.points(table.hand[m.card].face))
         if CHALLENGE in table.view.legal_moves and self.should_challenge(table):
@@ -120,13 +129,22 @@ class NormalStrategy:
         return table.in_turn_order[-1].card_count >= self.challenge_from_cards
 
     def pick_color(self, table: Table) -> Color:
-        """The colour we hold most of (most points breaks ties)."""
+        """The colour we hold most of (most points breaks ties); for a Roulette that hit us,
+        the colour least seen, which should turn up soonest."""
+        if table.view.top.kind is Kind.WILD_COLOR_ROULETTE:
+            return self.roulette_color(table)
         held = table.held_colors
         weight = {color: 0 for color in table.colors}
         for card in table.view.hand:
             if card.face.color in weight:
                 weight[card.face.color] += table.points(card.face)
         return max(table.colors, key=lambda c: (held[c], weight[c]))
+
+    def roulette_color(self, table: Table) -> Color:
+        """The colour with the fewest cards in sight (our hand and the discard pile)."""
+        seen = Counter(f.color for f in table.view.discards if f.color is not None)
+        seen.update(table.held_colors)
+        return min(table.colors, key=lambda c: seen[c])
 
     def swap_target(self, table: Table) -> str:
         """The opponent with the fewest cards (the next of them in turn order on ties)."""
@@ -167,7 +185,28 @@ class NormalStrategy:
             face.kind is Kind.SKIP and table.view.opponents.__len__() == 1
         ):
             score += self.extra_turn_bonus
+        if table.variant.no_mercy_rules:
+            score += self.no_mercy_score(table, card)
         return score
+
+    def no_mercy_score(self, table: Table, card: HandCard) -> float:
+        """What No Mercy's own effects add: a Discard All's shed, a 7 or 0 that leaves us the
+        smaller hand, a Draw Card that knocks the next player out."""
+        face = card.face
+        kept = len(table.view.hand) - 1  # our hand once the card is played
+        if face.kind is Kind.DISCARD_ALL:
+            same = sum(
+                1 for c in table.view.hand if c.card != card.card and c.face.color is face.color
+            )
+            return self.discard_all_bonus * same
+        if face.kind is Kind.NUMBER and face.number == 7:
+            return self.hand_swap_bonus * (kept - table.fewest_cards)
+        if face.kind is Kind.NUMBER and face.number == 0:
+            return self.hand_swap_bonus * (kept - table.in_turn_order[-1].card_count)
+        value = STACK_VALUE.get(face.kind, 0)
+        if value and table.next_player.card_count + value >= table.variant.mercy_limit:
+            return self.knockout_bonus
+        return 0.0
 
 
 def follows(face: Face, top: Face) -> bool:

@@ -30,6 +30,10 @@ HITS_NEXT = frozenset(
         Kind.WILD_DRAW_TWO,
         Kind.WILD_DRAW_FOUR,
         Kind.WILD_DRAW_COLOR,
+        Kind.DRAW_FOUR,
+        Kind.WILD_DRAW_SIX,
+        Kind.WILD_DRAW_TEN,
+        Kind.WILD_COLOR_ROULETTE,
     }
 )
 
@@ -70,9 +74,10 @@ class Table:
 
     @cached_property
     def in_turn_order(self) -> tuple[OpponentView, ...]:
-        """Opponents in the order they play after us (the next player first)."""
+        """Opponents still in the hand in the order they play after us (the next first)."""
         seats = seat_order(self.view)
-        by_name = {o.player: o for o in self.view.opponents}
+        gone = set(self.view.knocked_out)
+        by_name = {o.player: o for o in self.view.opponents if o.player not in gone}
         me = seats.index(self.view.player)
         count = len(seats)
         order = (seats[(me + self.view.direction * step) % count] for step in range(1, count))
@@ -85,8 +90,8 @@ class Table:
 
     @cached_property
     def fewest_cards(self) -> int:
-        """The smallest opponent hand."""
-        return min(o.card_count for o in self.view.opponents)
+        """The smallest opponent hand (of those still in the hand)."""
+        return min(o.card_count for o in self.in_turn_order)
 
     @cached_property
     def hand(self) -> dict[int, HandCard]:

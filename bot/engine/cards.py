@@ -52,6 +52,13 @@ class Kind(StrEnum):
     WILD_SHUFFLE_HANDS = "wild_shuffle_hands"
     WILD_SWAP_HANDS = "wild_swap_hands"
     WILD_CUSTOMIZABLE = "wild_customizable"
+    # UNO Show 'Em No Mercy (RULES-VARIANTS.md section 1).
+    DRAW_FOUR = "draw_four"
+    DISCARD_ALL = "discard_all"
+    WILD_REVERSE_DRAW_FOUR = "wild_reverse_draw_four"
+    WILD_DRAW_SIX = "wild_draw_six"
+    WILD_DRAW_TEN = "wild_draw_ten"
+    WILD_COLOR_ROULETTE = "wild_color_roulette"
 
 
 WILD_KINDS = frozenset(
@@ -63,6 +70,10 @@ WILD_KINDS = frozenset(
         Kind.WILD_SHUFFLE_HANDS,
         Kind.WILD_SWAP_HANDS,
         Kind.WILD_CUSTOMIZABLE,
+        Kind.WILD_REVERSE_DRAW_FOUR,
+        Kind.WILD_DRAW_SIX,
+        Kind.WILD_DRAW_TEN,
+        Kind.WILD_COLOR_ROULETTE,
     }
 )
 # Wilds whose play is only legal without a card of the colour in play (so they can be challenged).
@@ -74,6 +85,15 @@ DRAW_AMOUNT: dict[Kind, int] = {
     Kind.DRAW_FIVE: 5,
     Kind.WILD_DRAW_TWO: 2,
     Kind.WILD_DRAW_FOUR: 4,
+}
+# No Mercy's Draw Cards and their values (RULES-VARIANTS.md section 1.5): a stack pending on
+# a player may be answered with a Draw Card worth at least the last one played.
+STACK_VALUE: dict[Kind, int] = {
+    Kind.DRAW_TWO: 2,
+    Kind.DRAW_FOUR: 4,
+    Kind.WILD_REVERSE_DRAW_FOUR: 4,
+    Kind.WILD_DRAW_SIX: 6,
+    Kind.WILD_DRAW_TEN: 10,
 }
 
 KIND_NAMES: dict[Kind, str] = {
@@ -92,6 +112,12 @@ KIND_NAMES: dict[Kind, str] = {
     Kind.WILD_SHUFFLE_HANDS: "Wild Shuffle Hands",
     Kind.WILD_SWAP_HANDS: "Wild Swap Hands",
     Kind.WILD_CUSTOMIZABLE: "Wild Customizable",
+    Kind.DRAW_FOUR: "Draw Four",
+    Kind.DISCARD_ALL: "Discard All",
+    Kind.WILD_REVERSE_DRAW_FOUR: "Wild Reverse Draw Four",
+    Kind.WILD_DRAW_SIX: "Wild Draw Six",
+    Kind.WILD_DRAW_TEN: "Wild Draw Ten",
+    Kind.WILD_COLOR_ROULETTE: "Wild Color Roulette",
 }
 
 

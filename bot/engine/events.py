@@ -163,6 +163,38 @@ class HandsShuffled:
 
 
 @dataclass(slots=True, unsafe_hash=True)
+class OpeningCardsIgnored:
+    """No Mercy: these action cards were turned up first and stay, without effect, under the
+    number card that starts the discard pile."""
+
+    faces: tuple[Face, ...]
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class CardsDiscarded:
+    """``player``'s Discard All took these cards of its colour from their hand (no effects)."""
+
+    player: str
+    faces: tuple[Face, ...]
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class RouletteColorAsked:
+    """A Wild Color Roulette hit ``player``: they name a colour, then reveal cards until it."""
+
+    player: str
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class PlayerKnockedOut:
+    """The Mercy rule: ``player`` reached ``cards`` cards and is out of the hand; their cards
+    are set aside until the next reshuffle."""
+
+    player: str
+    cards: int
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class TurnStarted:
     """It is now ``player``'s turn."""
 
@@ -223,6 +255,10 @@ Event = (
     | HandsSwapped
     | HandsRotated
     | HandsShuffled
+    | OpeningCardsIgnored
+    | CardsDiscarded
+    | RouletteColorAsked
+    | PlayerKnockedOut
     | TurnStarted
     | RoundEnded
     | MatchEnded

@@ -18,7 +18,7 @@ from functools import cache
 from typing import NamedTuple
 
 from . import events as ev
-from .cards import DRAW_AMOUNT, DRAW_WILD_KINDS, Card, Color, Face, Kind, Side
+from .cards import DRAW_AMOUNT, DRAW_WILD_KINDS, STACK_VALUE, Card, Color, Face, Kind, Side
 from .decks import deck_for
 from .moves import (
     ACCEPT,
@@ -75,6 +75,7 @@ class AfterColor(StrEnum):
     SAME_PLAYER = "same_player"  # a wild turned up at the start: the first player now plays
     PENALTY = "penalty"  # a draw-wild: the next player answers the penalty
     FINAL_DRAW = "final_draw"  # a last-card Wild Draw Color: the next player draws, round ends
+    ROULETTE = "roulette"  # No Mercy: the Roulette's victim named it, now reveals until it
 
 
 TERMINAL_PHASES = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED})
@@ -172,7 +173,7 @@ def _deck_tables(deck: tuple[Card, ...], variant: Variant) -> _DeckTables:
 
 
 # For each i from 1 up to a deck's size, (i, the bits random.shuffle draws to pick a j <= i).
-_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 113))
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 169))
 
 
 def shuffle(rng: random.Random, items: list[int]) -> None:
@@ -239,7 +240,9 @@ class Game:
     __slots__ = (
         "_color_choices",
         "_faces",
+        "_mercy_limit",
         "_names",
+        "_no_mercy",
         "_play_moves",
         "_playable",
         "_points",
@@ -256,6 +259,7 @@ class Game:
         "drawn_card",
         "hands",
         "history",
+        "knocked_out",
         "match_winner",
         "penalty_challengeable",
         "penalty_guilty",
@@ -272,11 +276,13 @@ class Game:
         "rules",
         "scores",
         "seed",
+        "set_aside",
         "side",
         "swap_then_color",
         "turn_log",
         "uno_declared",
         "uno_exposed",
+        "uno_exposed_more",
     )
 
     def __init__(
@@ -327,6 +333,12 @@ class Game:
             self.penalty_challengeable = False
             self.uno_declared: list[bool] = [False] * len(players)
             self.uno_exposed: int | None = None
+            # No Mercy (empty otherwise): more seats that came to hold one card at once (a 0
+            # passed two one-card hands), the seats knocked out this hand in the order it
+            # happened, and each seat's hand set aside by the Mercy rule until a reshuffle.
+            self.uno_exposed_more: list[int] = []
+            self.knocked_out: list[int] = []
+            self.set_aside: list[list[int]] = [[] for _ in players]
             # Public round memory: every turn each seat took since the deal (or since hands last
             # changed owner), and how many cards each seat has received in that time that could be
             # anything (a kept playable card counts; cards drawn and found unplayable do not).
@@ -341,6 +353,8 @@ class Game:
             self._points = tables.points
             self._color_choices = tables.color_choices
             self._names: dict[str, str] = {}
+            self._no_mercy = entry.no_mercy_rules
+            self._mercy_limit = entry.mercy_limit
             # Filled in by _reindex; set first so that the compiled class knows them always set.
             self._seat: dict[str, int] = {}
             self._turn_started: tuple[ev.TurnStarted, ...] = ()
@@ -379,6 +393,9 @@ class Game:
             self.penalty_challengeable = source.penalty_challengeable
             self.uno_declared = list(source.uno_declared)
             self.uno_exposed = source.uno_exposed
+            self.uno_exposed_more = list(source.uno_exposed_more)
+            self.knocked_out = list(source.knocked_out)
+            self.set_aside = [list(cards) for cards in source.set_aside]
             # Turn records are immutable tuples: copying each seat's list is enough.
             self.turn_log = [list(log) for log in source.turn_log]
             self.received = list(source.received)
@@ -387,6 +404,8 @@ class Game:
             self._play_moves = source._play_moves
             self._playable = source._playable
             self._points = source._points
+            self._no_mercy = source._no_mercy
+            self._mercy_limit = source._mercy_limit
             self._color_choices = source._color_choices
             # Replaced, never changed in place, so sharing them is safe.
             self._names = source._names
@@ -494,8 +513,21 @@ class Game:
         return self._points[self.side if side is None else side]
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
-        """The seat ``steps`` places after ``seat`` in the direction of play (back if negative)."""
+        """The seat ``steps`` places after ``seat`` in the direction of play (back if negative),
+        counting only players still in the hand."""
+        if self.knocked_out:
+            return self._next_seat_in(seat, steps)
         return (seat + self.direction * steps) % len(self.players)
+
+    def _next_seat_in(self, seat: int, steps: int) -> int:
+        # No Mercy: knocked-out seats are passed over (one is always still in).
+        step = self.direction if steps > 0 else -self.direction
+        count = len(self.players)
+        for _ in range(abs(steps)):
+            seat = (seat + step) % count
+            while seat in self.knocked_out:
+                seat = (seat + step) % count
+        return seat
 
     def top_face(self) -> Face:
         """The face of the discard pile's top card on the side in play."""
@@ -525,7 +557,7 @@ class Game:
     def legal_moves(self, player: str) -> list[Move]:
         """Every move ``player`` may make now ([] when there is nothing for them to do)."""
         seat = self._seat.get(player)
-        if seat is None:
+        if seat is None or (self.knocked_out and seat in self.knocked_out):
             return []
         phase = self.phase
         hand = self.hands[seat]
@@ -553,7 +585,10 @@ class Game:
                 if self.penalty_challengeable:
                     moves.append(CHALLENGE)
             else:  # SWAP_TARGET
-                moves = [SwapWith(p) for s, p in enumerate(self.players) if s != seat]
+                gone = self.knocked_out
+                moves = [
+                    SwapWith(p) for s, p in enumerate(self.players) if s != seat and s not in gone
+                ]
         elif phase is _PLAY and self.rules.jump_in:
             moves = [play[c] for c in hand if self._identical_to_top(c)]
         else:
@@ -563,12 +598,23 @@ class Game:
         exposed = self.uno_exposed
         if exposed is not None and exposed != seat:
             moves.append(Catch(self.players[exposed]))
+        for other in self.uno_exposed_more:
+            if other != seat:
+                moves.append(Catch(self.players[other]))
         return moves
 
     def penalty_stackable(self) -> bool:
         """Whether the pending draw card may be answered with a draw card (the stacking house
         rule; nothing stacks on Wild Draw Color)."""
+        if self._no_mercy:
+            return True
         return self.rules.stacking and self.penalty_kind is not Kind.WILD_DRAW_COLOR
+
+    def stack_threshold(self) -> int:
+        """No Mercy: the least value a Draw Card stacked now must have (0: no stack pending)."""
+        if not self._no_mercy or self.phase is not Phase.PENALTY or self.penalty_kind is None:
+            return 0
+        return STACK_VALUE.get(self.penalty_kind, 0)
 
     def challenge_stakes(self) -> tuple[str, int, int, bool] | None:
         """What a challenge of the pending draw card costs, when one is possible: who played
@@ -585,6 +631,9 @@ class Game:
         if not self.penalty_stackable():
             return False
         kind = self._faces[self.side][card].kind
+        if self._no_mercy:
+            # Any Draw Card worth at least the last one, whatever its colour (section 1.5).
+            return STACK_VALUE.get(kind, 0) >= self.stack_threshold()
         if kind is self.penalty_kind:
             return True
         return (
@@ -658,13 +707,12 @@ class Game:
             self._swap_with(seat, self._seat[move.target], out)
         elif kind is CallUno:
             self.uno_declared[seat] = True
-            if self.uno_exposed == seat:
-                self.uno_exposed = None
+            self._drop_exposure(seat)
             out.append(ev.UnoCalled(player))
         elif kind is Catch:
             assert isinstance(move, Catch)
             target = self._seat[move.target]
-            self.uno_exposed = None
+            self._drop_exposure(target)
             out.append(ev.UnoCaught(player, move.target))
             self._draw_cards(target, UNO_PENALTY, "caught without UNO", out)
         return out
@@ -673,6 +721,19 @@ class Game:
         # The UNO window closes as soon as anyone else takes a turn action.
         if self.uno_exposed is not None and self.uno_exposed != seat:
             self.uno_exposed = None
+        if self.uno_exposed_more:
+            self._close_more_exposures(seat)
+
+    def _close_more_exposures(self, seat: int) -> None:
+        # No Mercy: the other windows opened by a 0 or a 7 close with the first one.
+        self.uno_exposed_more = [other for other in self.uno_exposed_more if other == seat]
+
+    def _drop_exposure(self, seat: int) -> None:
+        # ``seat`` called UNO, was caught, drew or left the hand: nobody can catch them now.
+        if self.uno_exposed == seat:
+            self.uno_exposed = None
+        if seat in self.uno_exposed_more:
+            self.uno_exposed_more.remove(seat)
 
     def _start_turn(self, seat: int, out: list[ev.Event]) -> None:
         self.current = seat
@@ -683,6 +744,9 @@ class Game:
     def _pass_turn(self, seat: int, out: list[ev.Event]) -> None:
         # _start_turn(next_seat(seat)) without the two calls: the commonest step of all.
         seat = (seat + self.direction) % len(self.players)
+        if self.knocked_out:
+            while seat in self.knocked_out:
+                seat = (seat + self.direction) % len(self.players)
         self.current = seat
         self.phase = _PLAY
         self.drawn_card = None
@@ -713,6 +777,8 @@ class Game:
         exposed = self.uno_exposed
         if exposed is not None and exposed != seat:  # _close_exposure, without the call
             self.uno_exposed = None
+        if self.uno_exposed_more:
+            self._close_more_exposures(seat)
         self.current = seat
         self.drawn_card = None
         self.discard.append(card)
@@ -724,6 +790,9 @@ class Game:
         color, kind, number = face
         if color is not None:
             self.color = color
+        if self._no_mercy:
+            self._no_mercy_effect(seat, face, out)
+            return
         if kind is _NUMBER:
             # The number first: reading a rule off the pydantic RuleSet costs more than it.
             if number == 7 and self.rules.seven_o:
@@ -810,9 +879,13 @@ class Game:
 
     def _go_out(self, seat: int, face: Face, out: list[ev.Event]) -> None:
         # The last card's draw penalty and flip still happen; its other effects do not.
+        # (No Mercy: "When a player plays their final card, they win", with no effect at all.)
         kind = face.kind
         if face.color is not None:
             self.color = face.color
+        if self._no_mercy:
+            self._end_round(seat, out)
+            return
         if kind is Kind.FLIP:
             self._flip(seat, out)
         elif kind is Kind.WILD_DRAW_COLOR:
@@ -844,13 +917,21 @@ class Game:
         elif then is _SAME_PLAYER:
             self._start_turn(seat, out)
         elif then is _PENALTY_NEXT:
-            self._start_penalty(self.next_seat(seat), out)
+            self._start_penalty(self._penalty_victim(seat), out)
+        elif then is AfterColor.ROULETTE:
+            self._draw_until_color(seat, color, 0, out, reason="roulette", public=True)
+            self._after_penalty_draw(seat, out)
         else:
             self._draw_until_color(self.next_seat(seat), color, 0, out)
             self._end_round(seat, out)
 
     def _accept(self, seat: int, out: list[ev.Event]) -> None:
         self._close_exposure(seat)
+        if self._no_mercy:
+            self._draw_cards(seat, self.pending_draw, "penalty", out)
+            self._reset_penalty()
+            self._after_penalty_draw(seat, out)
+            return
         if self.penalty_kind is Kind.WILD_DRAW_COLOR:
             assert self.color is not None
             self._draw_until_color(seat, self.color, 0, out)
@@ -884,20 +965,28 @@ class Game:
         exposed = self.uno_exposed
         if exposed is not None and exposed != seat:  # _close_exposure, without the call
             self.uno_exposed = None
+        if self.uno_exposed_more:
+            self._close_more_exposures(seat)
         # Drawing (even through a reshuffle, which keeps the top card) leaves the side, the
         # colour and the top card as they were, so one playable set serves the whole turn.
         # (_playable_now(), without the call.)
         playable = self._playable[self.side, self.color, self.discard[-1]]
         until_playable = self.rules.draw_until_playable
+        # No Mercy: the Mercy rule stops the drawing at 25 cards (-1: no such limit).
+        room = self._room(seat) if self._no_mercy else -1
         drawn: list[int] = []
         while True:
             card = self._take_card(out)
             if card is None:
                 break
             drawn.append(card)
-            if not until_playable or card in playable:
+            if not until_playable or card in playable or len(drawn) == room:
                 break
         self._give(seat, drawn, "drew", out)
+        if self.knocked_out and seat in self.knocked_out:
+            if self.phase not in TERMINAL_PHASES:
+                self._pass_turn(seat, out)
+            return
         log = self.turn_log[seat]
         if self.remember_turns:
             self._record(seat, DREW)
@@ -921,7 +1010,7 @@ class Game:
     def _swap_with(self, seat: int, target: int, out: list[ev.Event]) -> None:
         hands = self.hands
         hands[seat], hands[target] = hands[target], hands[seat]
-        self._hands_changed()
+        self._hands_changed((seat, target))
         out.append(ev.HandsSwapped(self.players[seat], self.players[target]))
         if self.swap_then_color:
             self._ask_color(AfterColor.NEXT_TURN)
@@ -932,6 +1021,8 @@ class Game:
         old = self.hands
         rotated: list[list[int]] = [[] for _ in old]
         for seat, hand in enumerate(old):
+            if self.knocked_out and seat in self.knocked_out:
+                continue  # No Mercy: out of the hand, so out of the chain
             rotated[self.next_seat(seat)] = hand
         self.hands = rotated
         self._hands_changed()
@@ -949,11 +1040,27 @@ class Game:
         self._hands_changed()
         out.append(ev.HandsShuffled(self.players[seat], self.players[first]))
 
-    def _hands_changed(self) -> None:
+    def _hands_changed(self, changed: tuple[int, ...] = ()) -> None:
         # A new hand needs a new UNO call; nobody received theirs by playing down to one.
+        # (``changed``: the seats whose hands moved, when not all of them did.)
+        self._forget_turns()
+        if self._no_mercy:
+            self._no_mercy_hands_changed(changed or tuple(range(len(self.players))))
+            return
         self.uno_declared = [False] * len(self.players)
         self.uno_exposed = None
-        self._forget_turns()
+
+    def _no_mercy_hands_changed(self, changed: tuple[int, ...]) -> None:
+        # Whoever is handed a one-card hand must call UNO, out of turn too (section 1.9); a
+        # player whose hand did not move keeps their call, or their open window.
+        exposed = [] if self.uno_exposed is None else [self.uno_exposed]
+        exposed = [seat for seat in exposed + self.uno_exposed_more if seat not in changed]
+        for seat in changed:
+            self.uno_declared[seat] = False
+            if len(self.hands[seat]) == 1:
+                exposed.append(seat)
+        self.uno_exposed = exposed[0] if exposed else None
+        self.uno_exposed_more = exposed[1:]
 
     def _forget_turns(self) -> None:
         self.turn_log = [[] for _ in self.players]
@@ -984,11 +1091,133 @@ class Game:
             turn = self.last_turn(seat)
         return self.received[seat] - (turn.received_at if turn is not None else 0)
 
+    # ------------------------------------------------------------------ No Mercy
+
+    def _no_mercy_effect(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # What a No Mercy card does once played (RULES-VARIANTS.md section 1.4); the player's
+        # hand is not empty (the last card wins at once, with no effect).
+        kind = face.kind
+        if kind is _NUMBER:
+            if face.number == 7:
+                self.phase = _SWAP_TARGET  # compulsory: the player picks whose hand
+                self.swap_then_color = False
+                return
+            if face.number == 0:
+                self._rotate_hands(out)
+            self._pass_turn(seat, out)
+        elif kind is _SKIP:
+            self._skip_next(seat, out)
+        elif kind is _REVERSE:
+            if len(self.players) - len(self.knocked_out) == 2:
+                self._skip_next(seat, out)  # with two players: another turn
+            else:
+                self._reverse(out)
+                self._pass_turn(seat, out)
+        elif kind is _SKIP_EVERYONE:
+            others = len(self.players) - len(self.knocked_out) - 1
+            for step in range(1, others + 1):
+                out.append(ev.TurnSkipped(self.players[self.next_seat(seat, step)]))
+            self._start_turn(seat, out)
+        elif kind is Kind.DISCARD_ALL:
+            self._discard_all(seat, face, out)
+        elif kind is Kind.WILD_COLOR_ROULETTE:
+            # The victim names the colour (the player names none), then reveals until it.
+            victim = self.next_seat(seat)
+            self.current = victim
+            self._ask_color(AfterColor.ROULETTE)
+            out.append(ev.RouletteColorAsked(self.players[victim]))
+        else:  # a Draw Card: starts a stack, or adds to the one pending on this player
+            stacked = self.phase is _PENALTY
+            if kind is Kind.WILD_REVERSE_DRAW_FOUR:
+                self._reverse(out)
+            self._set_penalty(seat, kind, STACK_VALUE[kind], stacked, False, out)
+            if face.color is None:
+                self._ask_color(_PENALTY_NEXT)  # then _penalty_victim
+            else:
+                self._start_penalty(self.next_seat(seat), out)
+
+    def _reverse(self, out: list[ev.Event]) -> None:
+        self.direction = -self.direction
+        out.append(ev.DirectionChanged(self.direction))
+
+    def _penalty_victim(self, seat: int) -> int:
+        # Who faces the draw card ``seat`` just played. A Wild Reverse Draw 4 with two players
+        # in the hand turns play round to its own player (section 1.11).
+        reverse_draw = self.penalty_kind is Kind.WILD_REVERSE_DRAW_FOUR
+        if reverse_draw and len(self.players) - len(self.knocked_out) == 2:
+            return seat
+        return self.next_seat(seat)
+
+    def _discard_all(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # Every card of the Discard All's colour goes under it (wilds stay, no effects).
+        faces = self._faces[self.side]
+        hand = self.hands[seat]
+        matching = [card for card in hand if faces[card].color is face.color]
+        if matching:
+            hand = [card for card in hand if faces[card].color is not face.color]
+            self.hands[seat] = hand
+            top = self.discard.pop()
+            self.discard.extend(matching)
+            self.discard.append(top)
+            out.append(ev.CardsDiscarded(self.players[seat], tuple(faces[c] for c in matching)))
+        if not hand:
+            self._end_round(seat, out)
+            return
+        if len(hand) == 1 and not self.uno_declared[seat]:
+            self.uno_exposed = seat
+        self._pass_turn(seat, out)
+
+    def _after_penalty_draw(self, seat: int, out: list[ev.Event]) -> None:
+        # ``seat`` took a stack or revealed for a Roulette: they lose the turn, unless the
+        # Mercy rule knocked them out (then the next player still in plays) or ended the hand.
+        if self.phase in TERMINAL_PHASES:
+            return
+        if seat not in self.knocked_out:
+            out.append(ev.TurnSkipped(self.players[seat]))
+        self._pass_turn(seat, out)
+
+    def _room(self, seat: int) -> int:
+        # Cards ``seat`` can still take before the Mercy rule knocks them out.
+        return self._mercy_limit - len(self.hands[seat])
+
+    def _knock_out(self, seat: int, out: list[ev.Event]) -> None:
+        # The Mercy rule: the hand is set aside until the next reshuffle; the last player
+        # still in wins the hand.
+        hand = self.hands[seat]
+        self.set_aside[seat] = hand
+        self.hands[seat] = []
+        self.knocked_out.append(seat)
+        self.uno_declared[seat] = False
+        self._drop_exposure(seat)
+        out.append(ev.PlayerKnockedOut(self.players[seat], len(hand)))
+        if len(self.players) - len(self.knocked_out) == 1:
+            gone = self.knocked_out
+            winner = next(s for s in range(len(self.players)) if s not in gone)
+            self._end_round(winner, out)
+
+    def _open_no_mercy(self, out: list[ev.Event]) -> None:
+        # Turn cards until a number shows; the action cards turned before it stay beneath it
+        # with no effect, and an opening 0 or 7 does nothing either (section 1.2).
+        light = self._faces[Side.LIGHT]
+        ignored: list[Face] = []
+        while True:
+            card = self.draw_pile.pop()
+            self.discard.append(card)
+            if light[card].kind is _NUMBER:
+                break
+            ignored.append(light[card])
+        face = light[card]
+        out.append(ev.RoundStarted(self.round_no, self.players[self.dealer], face, 0))
+        if ignored:
+            out.append(ev.OpeningCardsIgnored(tuple(ignored)))
+        self.color = face.color
+        self._start_turn((self.dealer + 1) % len(self.players), out)
+
     # ------------------------------------------------------------------ piles
 
     def _take_card(self, out: list[ev.Event]) -> int | None:
         if not self.draw_pile:
-            if len(self.discard) <= 1:
+            if len(self.discard) <= 1 and not any(self.set_aside):
                 return None
             self._reshuffle(out)
         return self.draw_pile.pop()
@@ -997,25 +1226,39 @@ class Game:
         # The side in play stays: the new draw pile lies active side down.
         top = self.discard.pop()
         pile = self.discard
+        if self.knocked_out:
+            # No Mercy: the hands set aside by the Mercy rule go in too (section 1.7).
+            for cards in self.set_aside:
+                pile.extend(cards)
+                cards.clear()
         shuffle(self.rng, pile)
         self.draw_pile = pile
         self.discard = [top]
         out.append(ev.PileReshuffled(len(pile)))
 
-    def _give(self, seat: int, cards: list[int], reason: str, out: list[ev.Event]) -> None:
+    def _give(
+        self, seat: int, cards: list[int], reason: str, out: list[ev.Event], private: bool = True
+    ) -> None:
         if not cards:
             return
-        self.hands[seat].extend(cards)
+        hand = self.hands[seat]
+        hand.extend(cards)
         self.uno_declared[seat] = False
         self.received[seat] += len(cards)
         if self.uno_exposed == seat:
             self.uno_exposed = None
+        if self.uno_exposed_more:
+            self._drop_exposure(seat)
         faces = self._faces[self.side]
         # Most draws are one card: building a map object for it costs more than the rest here.
         drawn = (faces[cards[0]],) if len(cards) == 1 else tuple(map(faces.__getitem__, cards))
-        out.append(ev.CardsDrawn(self.players[seat], len(cards), reason, drawn))
+        out.append(ev.CardsDrawn(self.players[seat], len(cards), reason, drawn, private))
+        if self._no_mercy and len(hand) >= self._mercy_limit:
+            self._knock_out(seat, out)
 
     def _draw_cards(self, seat: int, count: int, reason: str, out: list[ev.Event]) -> None:
+        if self._no_mercy:
+            count = min(count, self._room(seat))  # the Mercy rule: the rest lapses
         cards: list[int] = []
         for _ in range(count):
             card = self._take_card(out)
@@ -1025,10 +1268,19 @@ class Game:
             cards.append(card)
         self._give(seat, cards, reason, out)
 
-    def _draw_until_color(self, seat: int, color: Color, extra: int, out: list[ev.Event]) -> None:
+    def _draw_until_color(
+        self,
+        seat: int,
+        color: Color,
+        extra: int,
+        out: list[ev.Event],
+        reason: str = "",
+        public: bool = False,
+    ) -> None:
         faces = self._faces[self.side]
         cards: list[int] = []
-        while True:
+        room = self._room(seat) if self._no_mercy else -1
+        while len(cards) != room:
             card = self._take_card(out)
             if card is None:
                 out.append(ev.DrawStopped(self.players[seat]))
@@ -1036,7 +1288,7 @@ class Game:
             cards.append(card)
             if faces[card].color is color:
                 break
-        self._give(seat, cards, f"drawing until {color.value}", out)
+        self._give(seat, cards, reason or f"drawing until {color.value}", out, not public)
         if extra:
             self._draw_cards(seat, extra, "challenge", out)
 
@@ -1078,7 +1330,14 @@ class Game:
         self._reset_penalty()
         self.uno_declared = [False] * count
         self.uno_exposed = None
+        self.uno_exposed_more = []
+        # Knocked-out players are dealt back in (section 1.10); the deal took every card.
+        self.knocked_out = []
+        self.set_aside = [[] for _ in range(count)]
         self._forget_turns()
+        if self._no_mercy:
+            self._open_no_mercy(out)
+            return
         reshuffled = 0
         light = self._faces[Side.LIGHT]
         while True:
@@ -1131,9 +1390,11 @@ class Game:
                 total += card_points[card]
             points[player] = total
         winner_id = self.players[winner]
-        if self.rules.scoring == "standard":
+        if self.rules.scoring != "alternative":
             awarded = {player: 0 for player in self.players}
-            awarded[winner_id] = sum(points.values())
+            # No Mercy: 250 more for each player knocked out during the hand.
+            bonus = variant_entry(self.rules.variant).knockout_bonus * len(self.knocked_out)
+            awarded[winner_id] = sum(points.values()) + bonus
         else:
             awarded = dict(points)
         for player, gained in awarded.items():
@@ -1155,7 +1416,8 @@ class Game:
             )
         )
         self.phase = Phase.ROUND_OVER
-        match_winner = self._match_winner()
+        one_hand = self.rules.scoring == "one_hand"
+        match_winner = winner_id if one_hand else self._match_winner()
         if match_winner is not None:
             self.match_winner = match_winner
             self.phase = Phase.MATCH_OVER
@@ -1207,7 +1469,8 @@ class Game:
             # hand it would inspect. (Resetting here left the victim owing nothing in PENALTY.)
             self.penalty_source = None
             self.penalty_challengeable = False
-        cards = self.hands.pop(seat)
+        # (No Mercy: a knocked-out player's set-aside hand goes into the draw pile with them.)
+        cards = self.hands.pop(seat) + self.set_aside.pop(seat)
         self.draw_pile[:0] = cards
         shuffle(self.rng, self.draw_pile)
         self.players.pop(seat)
@@ -1221,6 +1484,8 @@ class Game:
             self.uno_exposed -= 1
         if self.penalty_source is not None and self.penalty_source > seat:
             self.penalty_source -= 1
+        self.uno_exposed_more = [s - (s > seat) for s in self.uno_exposed_more if s != seat]
+        self.knocked_out = [s - (s > seat) for s in self.knocked_out if s != seat]
         # The deal still passes to the player who sat after the one leaving.
         self.dealer = (self.dealer - (self.dealer >= seat)) % count
         if was_current:
@@ -1232,9 +1497,23 @@ class Game:
         if count < MIN_PLAYERS:
             self.phase = Phase.ABANDONED
             out.append(ev.GameAbandoned(tuple(self.players)))
+        elif self.knocked_out and self.phase not in TERMINAL_PHASES:
+            self._after_leaving_no_mercy(was_current, out)
         elif was_current:
             self._start_turn(self.current, out)
         return out
+
+    def _after_leaving_no_mercy(self, was_current: bool, out: list[ev.Event]) -> None:
+        # Only one player still in: they win the hand. Otherwise the turn goes on from a
+        # player still in.
+        still_in = [s for s in range(len(self.players)) if s not in self.knocked_out]
+        if len(still_in) == 1:
+            self._end_round(still_in[0], out)
+            return
+        while self.current in self.knocked_out:
+            self.current = (self.current + self.direction) % len(self.players)
+        if was_current:
+            self._start_turn(self.current, out)
 
     # ------------------------------------------------------------------ timeouts
 
@@ -1258,7 +1537,7 @@ class Game:
             held = Counter(faces[c].color for c in self.hands[seat] if faces[c].color is not None)
             choices = self._color_choices[self.side]
             return max(choices, key=lambda choice: held[choice.color])
-        others = [s for s in range(len(self.players)) if s != seat]
+        others = [s for s in range(len(self.players)) if s != seat and s not in self.knocked_out]
         target = min(others, key=lambda s: len(self.hands[s]))
         return SwapWith(self.players[target])
 
@@ -1302,6 +1581,9 @@ class Game:
             return "Choose a colour for your wild first."
         if phase is Phase.SWAP_TARGET:
             return "Choose whose hand to swap with first."
+        if phase is Phase.PENALTY and self._no_mercy:
+            threshold = self.stack_threshold()
+            return f"Answer the stack first: take it, or stack a Draw Card of +{threshold} or more."
         if phase is Phase.PENALTY:
             return (
                 "Answer the draw card first: accept it"
@@ -1368,6 +1650,9 @@ class Game:
             self.penalty_challengeable,
             self.uno_declared,
             self.uno_exposed,
+            self.uno_exposed_more,
+            self.knocked_out,
+            self.set_aside,
             self.turn_log,
             self.received,
         )

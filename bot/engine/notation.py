@@ -1,8 +1,10 @@
 """A short card notation for tests, docs and debugging: ``cards("R5 G+2 W+4")``.
 
 Colours: R Y G B (light and classic), P T O U (dark: pink, teal, orange, pUrple).
-After the colour: a digit, S (skip), R (reverse), F (flip), SE (skip everyone), +1 +2 +5.
-Wilds: W, W+4, W+2, W+C (draw color), WSH (shuffle hands), WSW (swap hands), WCU (customizable).
+After the colour: a digit, S (skip), R (reverse), F (flip), SE (skip everyone), +1 +2 +4 +5,
+DA (discard all).
+Wilds: W, W+4, W+2, W+C (draw color), WSH (shuffle hands), WSW (swap hands), WCU (customizable);
+No Mercy's WR+4 (reverse draw four), W+6, W+10 and WCR (color roulette).
 A Flip card can be pinned by both faces: ``R5|P3``.
 """
 
@@ -33,6 +35,8 @@ SYMBOL_CODES: dict[str, Kind] = {
     "+1": Kind.DRAW_ONE,
     "+2": Kind.DRAW_TWO,
     "+5": Kind.DRAW_FIVE,
+    "+4": Kind.DRAW_FOUR,
+    "DA": Kind.DISCARD_ALL,
 }
 WILD_CODES: dict[str, Kind] = {
     "W": Kind.WILD,
@@ -42,6 +46,10 @@ WILD_CODES: dict[str, Kind] = {
     "WSH": Kind.WILD_SHUFFLE_HANDS,
     "WSW": Kind.WILD_SWAP_HANDS,
     "WCU": Kind.WILD_CUSTOMIZABLE,
+    "WR+4": Kind.WILD_REVERSE_DRAW_FOUR,
+    "W+6": Kind.WILD_DRAW_SIX,
+    "W+10": Kind.WILD_DRAW_TEN,
+    "WCR": Kind.WILD_COLOR_ROULETTE,
 }
 CODE_OF_KIND = {kind: code for code, kind in {**SYMBOL_CODES, **WILD_CODES}.items()}
 

@@ -10,6 +10,9 @@ from .variants import DEFAULT_VARIANT, VARIANTS
 
 Edition = Literal["standard", "shuffle_hands", "swap_hands"]
 Scoring = Literal["standard", "alternative"]
+# A game's scoring: also "one_hand", where no score is kept and each hand is a game of its own
+# (No Mercy's default, the sheet's way to play).
+GameScoring = Literal["standard", "alternative", "one_hand"]
 
 
 class RuleSet(BaseModel):
@@ -27,7 +30,7 @@ class RuleSet(BaseModel):
     # customizable wilds (played as plain wilds) to the 108-card deck.
     edition: Edition = "standard"
     target: int = Field(default=500, ge=1, le=100_000)
-    scoring: Scoring = "standard"
+    scoring: GameScoring = "standard"
     stacking: bool = False
     stack_wild_draw_four_on_draw_two: bool = False
     seven_o: bool = False

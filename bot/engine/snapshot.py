@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from .cards import Color, Kind, Side
 from .game import AfterColor, Game, Phase, RoundResult, TurnRecord
@@ -71,6 +71,22 @@ class GameSnapshot(BaseModel):
     # The first form of the memory (only each seat's latest turn), still read from live games.
     last_turn: list[tuple[Side, int, Color | None, int, Color | None] | None] = []
     received_since: list[int] = []
+    # No Mercy's state: more seats exposed without UNO, seats knocked out, set-aside hands.
+    uno_exposed_more: list[int] = []
+    knocked_out: list[int] = []
+    set_aside: list[list[int]] = []
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unused(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # The No Mercy fields are written only when they hold something, so the saved JSON of
+        # every Flip and classic game stays byte for byte what it was.
+        data: dict[str, Any] = handler(self)
+        for name in ("uno_exposed_more", "knocked_out"):
+            if not data.get(name):
+                data.pop(name, None)
+        if not any(data.get("set_aside", ())):
+            data.pop("set_aside", None)
+        return data
 
 
 def dumps(game: Game) -> str:
@@ -131,6 +147,9 @@ def dump_state(game: Game) -> dict[str, Any]:
             for log in game.turn_log
         ],
         "received": list(game.received),
+        "uno_exposed_more": list(game.uno_exposed_more),
+        "knocked_out": list(game.knocked_out),
+        "set_aside": [list(cards) for cards in game.set_aside],
     }
 
 
@@ -172,10 +191,14 @@ def load_snapshot(snap: GameSnapshot) -> Game:
     game.uno_declared = list(snap.uno_declared)
     game.uno_exposed = snap.uno_exposed
     _load_memory(game, snap)
-    cards = sorted([c for h in game.hands for c in h] + game.draw_pile + game.discard)
+    game.uno_exposed_more = list(snap.uno_exposed_more)
+    game.knocked_out = list(snap.knocked_out)
+    game.set_aside = [list(c) for c in snap.set_aside] or [[] for _ in game.players]
+    held = [c for h in game.hands for c in h] + [c for s in game.set_aside for c in s]
+    cards = sorted(held + game.draw_pile + game.discard)
     if game.round_no and cards != list(range(len(game.deck))):
         raise ValueError("the snapshot's cards do not add up to the deck")
-    seated = (game.hands, game.uno_declared, game.turn_log, game.received)
+    seated = (game.hands, game.uno_declared, game.turn_log, game.received, game.set_aside)
     if any(len(per_seat) != len(game.players) for per_seat in seated):
         raise ValueError("the snapshot's seats do not match its players")
     return game

@@ -6,7 +6,7 @@ the game and the game never reads it (no import circle).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import Color, Face, Side
 from .game import Game, Phase, RoundResult
@@ -130,6 +130,14 @@ class PlayerView:
     # challenged), and whether it may be stacked on under the house rules.
     challenge: ChallengeStakes | None = None
     stackable: bool = False
+    # No Mercy (left out of the repr, which the engine's fingerprint hashes, as they are always
+    # empty in Flip and classic): the least value a Draw Card stacked now must have, the
+    # players knocked out this hand with the cards each has set aside until the reshuffle, and
+    # every player who can be caught without UNO (a 0 can expose more than one).
+    stack_threshold: int = field(default=0, repr=False)
+    knocked_out: tuple[str, ...] = field(default=(), repr=False)
+    set_aside: tuple[tuple[str, int], ...] = field(default=(), repr=False)
+    catchable_all: tuple[str, ...] = field(default=(), repr=False)
 
 
 def view_for(game: Game, player: str) -> PlayerView:
@@ -202,7 +210,18 @@ def _build(game: Game, player: str | None) -> PlayerView:
         discard_backs=tuple(game.face(c, back_side) for c in game.discard) if flip else None,
         challenge=None if stakes is None else ChallengeStakes(*stakes),
         stackable=penalty and game.penalty_stackable(),
+        stack_threshold=game.stack_threshold(),
+        knocked_out=tuple(game.players[s] for s in game.knocked_out),
+        set_aside=tuple((game.players[s], len(game.set_aside[s])) for s in game.knocked_out),
+        catchable_all=_catchable(game),
     )
+
+
+def _catchable(game: Game) -> tuple[str, ...]:
+    """Everyone who can be caught without UNO now."""
+    first = game.catchable()
+    more = tuple(game.players[s] for s in game.uno_exposed_more)
+    return more if first is None else (first, *more)
 
 
 def _turns_seen(game: Game, seat: int) -> tuple[TurnSeen, ...]:

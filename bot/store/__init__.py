@@ -17,7 +17,7 @@ behind the same repositories. Open once in the bot's setup hook and close on shu
     page = await store.standings.leaderboard(scope="guild", guild_id=guild_id, sort="points")
     mine = await store.standings.rank_of(user_id, scope="guild", guild_id=guild_id)
     stats = await store.standings.stats(user_id, guild_id)
-    await store.server_settings.save(guild_id, settings_json)  # /uno settings
+    await store.server_settings.save(guild_id, settings_json)  # /uno-settings
     settings_json = await store.server_settings.load(guild_id)  # None: never changed
     await store.close()
 

@@ -1,6 +1,6 @@
 """Copy a SQLite store into an empty PostgreSQL database (moving a bot to several processes).
 
-    python -m bot.store.migrate_to_postgres data/uno.db postgresql://uno@db.example:5432/uno
+    unoflip migrate-to-postgres data/uno.db postgresql://uno@db.example:5432/uno
 
 Stop the bot first. Both databases are brought to the latest schema, then every table is
 copied in one PostgreSQL transaction (all or nothing) and the id sequences are moved past the
@@ -19,6 +19,7 @@ from pathlib import Path
 import asyncpg
 
 from .errors import StoreError
+from .postgres import mask_password
 from .store import Store
 
 # Parents before children, so every foreign key finds its row.
@@ -90,7 +91,7 @@ async def _copy_table(source: sqlite3.Connection, target: asyncpg.Connection, ta
 def main(argv: list[str] | None = None) -> int:
     """Command line: copy SQLITE_PATH into POSTGRES_URL and print the rows per table."""
     parser = argparse.ArgumentParser(
-        prog="python -m bot.store.migrate_to_postgres",
+        prog="unoflip migrate-to-postgres",
         description="Copy a unoflip SQLite database into an empty PostgreSQL database.",
     )
     parser.add_argument("sqlite_path", help="the bot's SQLite file (db_path)")
@@ -103,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for table, count in counts.items():
         print(f"{table}: {count} rows")
-    print(f"done: set db_url = {args.postgres_url!r} and start the bot")
+    # The URL may carry the password; the host typed it, and logs and terminals keep lines.
+    masked = mask_password(args.postgres_url)
+    print(f"done: set db_url = {masked!r} (with the password you gave) and start the bot")
     return 0
 
 

@@ -17,6 +17,7 @@ from pydantic import (
 from bot.engine import RoundResult
 from bot.engine.cards import Side as EngineSide
 from bot.engine.players import computer_number
+from bot.engine.rules import GameScoring
 from bot.engine.variants import VariantKey
 
 # A key of the engine's variant registry; a filter is one, or "all".
@@ -146,14 +147,17 @@ class RoundRecord(_Frozen):
 
     @classmethod
     def from_engine(
-        cls, result: RoundResult, scoring: Scoring, match_winner: str | None = None
+        cls, result: RoundResult, scoring: GameScoring, match_winner: str | None = None
     ) -> RoundRecord:
-        """Build from the engine's RoundResult (Discord ids as strings, computer players "aiN")."""
+        """Build from the engine's RoundResult (Discord ids as strings, computer players "aiN").
+
+        A one-hand game (No Mercy unscored) awards its hand as standard scoring does.
+        """
         return cls(
             round_no=result.round_no,
             winner_id=store_player_id(result.winner),
             side="dark" if result.side is EngineSide.DARK else "light",
-            scoring=scoring,
+            scoring="alternative" if scoring == "alternative" else "standard",
             scores=[
                 RoundScore(
                     player_id=store_player_id(player),

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -134,6 +134,16 @@ def describe(dsn: str) -> str:
     """The server and database of a URL, without its user or password (for log lines)."""
     parts = urlsplit(dsn)
     return f"postgresql://{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
+
+
+def mask_password(dsn: str) -> str:
+    """The URL with its password shown as ``***`` (the user, server and database kept)."""
+    parts = urlsplit(dsn)
+    if parts.password is None:
+        return dsn
+    user = f"{parts.username or ''}:***@"
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=user + host))
 
 
 class PostgresDatabase:

@@ -35,7 +35,7 @@ class Store(Generic[B]):
     ``store.games`` creates games and records rounds and results, ``store.snapshots`` saves
     and restores live games, ``store.lobbies`` saves and restores open lobbies,
     ``store.standings`` answers /leaderboard and /stats, ``store.server_settings`` keeps each
-    server's /uno settings, ``store.history`` the finished matches (/uno history, /uno replay).
+    server's /uno-settings, ``store.history`` the finished matches (/uno history, /uno replay).
     Every
     method is a coroutine and runs as one transaction; a locked database is retried with
     backoff and raises StoreBusyError after the last attempt.

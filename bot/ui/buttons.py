@@ -9,7 +9,8 @@ codec cannot read exactly (an unknown action, a number no card or page has) pars
     uno:h:<session>:<serial>:<code>                             an ephemeral hand
         p<card> play · d draw · k keep · c<r|y|g|b|p|t|o|u> colour · a accept · x challenge
         s<player> swap with · u UNO! · t<player> catch · g<page> page · r refresh
-    uno:s:<switches|choice|channels|role|numbers|catch|reset>  the /uno settings panel
+    uno:s:<switches|choice|channels|role|numbers|catch|reset>  the /uno-settings panel
+    uno:f:confirm                                               /uno forget-me's confirmation
 
 Old messages keep working after a restart: the ids are the same as they always were.
 """
@@ -46,6 +47,8 @@ CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<session>[0-9a-z]+):(?P<rest>[0
 MAX_CARD_DIGITS = 3
 MAX_SERIAL_DIGITS = 9
 RETIRED_BUTTON = "button.stale"  # the message key of the answer to an id nobody can read
+# /uno forget-me's one button: it erases the presser's own data, so it names nobody.
+FORGET_ME_ID = "uno:f:confirm"
 
 LobbyAction = Literal["join", "leave", "start", "cancel", "addai", "dropai"]
 TableAction = Literal["hand", "uno", "catch", "next"]
@@ -93,7 +96,7 @@ class HandClick:
 
 Click = LobbyClick | TableClick | HandClick
 
-# The /uno settings panel's controls: which server is always the interaction's own.
+# The /uno-settings panel's controls: which server is always the interaction's own.
 SETTINGS_ID = re.compile(r"uno:s:(?P<control>[a-z]+)")
 SettingsControl = Literal["switches", "choice", "channels", "role", "numbers", "catch", "reset"]
 

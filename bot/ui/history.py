@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -126,6 +127,9 @@ class ReplayTable:
     ai_difficulty: str = "normal"
     next_round_delay: int = 0
     host_id: int = 0
+    # A replay has no clock and no picture: the table's text as it was.
+    turn_deadline: datetime | None = None
+    pictures: bool = False
 
     @property
     def seats(self) -> list[ReplaySeat]:

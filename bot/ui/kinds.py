@@ -28,7 +28,7 @@ class MessageKind(Enum):
     TABLE = "table"  # a session's public message: its lobby, table or round results
     HAND = "hand"  # a player's ephemeral hand
     LEADERBOARD = "leaderboard"  # a public /leaderboard page
-    SETTINGS = "settings"  # an ephemeral /uno settings panel
+    SETTINGS = "settings"  # an ephemeral /uno-settings panel
     HISTORY = "history"  # an ephemeral /uno history page
     MATCH = "match"  # an ephemeral match of the history, its rounds
     REPLAY = "replay"  # an ephemeral /uno replay step

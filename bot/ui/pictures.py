@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_for_futures
 from concurrent.futures.process import BrokenProcessPool
@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.config import PaletteName
+from bot.engine import events as ev
 from bot.engine.cards import Face, Side
 from bot.engine.view import PlayerView
 
@@ -218,11 +219,13 @@ class Pictures:
         palette: str,
         last: LastPicture,
         lang: Lang,
+        events: Sequence[ev.Event] = (),
     ) -> bytes | None:
         """The table picture of ``view`` with its words in ``lang`` as PNG bytes, or None when
-        it could not be drawn (logged once; the table shows its text alone). Drawn in the
-        drawing process, and only when it shows something other than ``last``."""
-        picture = table_picture(view, name)
+        it could not be drawn (logged once; the table shows its text alone); ``events``, the
+        last move's, are marked on it. Drawn in the drawing process, and only when it shows
+        something other than ``last``."""
+        picture = table_picture(view, name, events)
         shows = (palette_name(palette), picture, picture_words(lang, picture))
         if last.shows != shows:
             try:

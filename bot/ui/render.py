@@ -8,9 +8,11 @@ keep working after a restart.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 import discord
@@ -97,9 +99,13 @@ class Table(Protocol):
     @property
     def turn_timeout(self) -> int: ...
     @property
+    def turn_deadline(self) -> datetime | None: ...
+    @property
     def ai_takeover(self) -> bool: ...
     @property
     def ai_difficulty(self) -> str: ...
+    @property
+    def pictures(self) -> bool: ...
     @property
     def next_round_delay(self) -> int: ...
     @property
@@ -141,6 +147,12 @@ SHORT_SYMBOL = {
     Kind.WILD_SHUFFLE_HANDS: "W⤨",
     Kind.WILD_SWAP_HANDS: "W⇆",
     Kind.WILD_CUSTOMIZABLE: "W✎",
+    Kind.DRAW_FOUR: "+4",
+    Kind.DISCARD_ALL: "⇊",
+    Kind.WILD_REVERSE_DRAW_FOUR: "W⇄+4",
+    Kind.WILD_DRAW_SIX: "W+6",
+    Kind.WILD_DRAW_TEN: "W+10",
+    Kind.WILD_COLOR_ROULETTE: "W?",
 }
 
 
@@ -324,11 +336,84 @@ def embed_lines(embed: discord.Embed) -> int:
     return sum(part.count("\n") + 1 for part in parts if part)
 
 
+# A phone shows an embed's text about 262 px wide: some 34 narrow letters, fewer wide ones. The
+# table counts a line as wrapping past LINE_CHARS characters (an emoji as EMOJI_CHARS), which
+# errs long; tests/ui/screen_lines.py measures the real widths.
+LINE_CHARS = 36
+EMOJI_CHARS = 2.7
+# A name in the table's text is cut to this many characters' width (the picture shows it whole
+# as it fits), so a player's line stays one line on a phone.
+SHOWN_NAME_CHARS = 11
+WIDE_CHARS = 1.25  # a capital, in characters
+WIDEST_CHARS = 1.7  # m, w, M, W, @ and %
+TITLE_SCALE = 1.35  # the title's letters against the text's
+RELATIVE_TIME = re.compile(r"<t:\d+:R>")  # shown by Discord as "in 40 seconds"
+
+
+def _char_width(char: str) -> float:
+    """A character's width in characters: an emoji or symbol EMOJI_CHARS, a capital or a wide
+    letter more than one."""
+    if ord(char) >= 0x1F000 or 0x2190 <= ord(char) < 0x2C00:
+        return EMOJI_CHARS
+    if char in "mwMW@%":
+        return WIDEST_CHARS
+    if char.isupper():
+        return WIDE_CHARS
+    return 1.0
+
+
+def wrapped_lines(text: str, line_chars: float = LINE_CHARS) -> int:
+    """About how many lines ``text`` takes on a phone's screen (see LINE_CHARS): its words
+    wrapped at spaces, a word longer than a line broken where it must."""
+    lines = 0
+    for line in text.split("\n"):
+        lines += 1
+        used = 0.0
+        shown = RELATIVE_TIME.sub("in 40 seconds", line.replace("**", ""))
+        for word in shown.split(" "):
+            needed = sum(_char_width(char) for char in word) + (1 if used else 0)
+            if used and used + needed > line_chars:
+                lines += 1
+                needed -= 1
+                used = 0.0
+            used += needed
+            while used > line_chars:
+                lines += 1
+                used -= line_chars
+    return lines
+
+
+def cut_name(name: str, chars: float = SHOWN_NAME_CHARS) -> str:
+    """``name`` cut with an ellipsis to about ``chars`` characters' width."""
+    used = 0.0
+    for index, char in enumerate(name):
+        used += _char_width(char)
+        if used > chars:
+            return name[:index].rstrip() + "…"
+    return name
+
+
+def _screen_lines(embed: discord.Embed) -> int:
+    parts = [embed.description, embed.footer.text]
+    parts += [text for field in embed.fields for text in (field.name, field.value)]
+    # The title's letters are larger and bold: fewer to a line.
+    title = wrapped_lines(embed.title, LINE_CHARS / TITLE_SCALE) if embed.title else 0
+    return title + sum(wrapped_lines(part) for part in parts if part)
+
+
+def short_name(table: Table) -> Namer:
+    """The table's names made safe for message text and cut to SHOWN_NAME_CHARS' width."""
+    return lambda player: safe_name(cut_name(table.name(player)))
+
+
 def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     """The public table, rendered from a spectator-safe view (no hand shown): the top card,
     colour and direction, the draw pile, whose turn it is over one line per player, and as
     many of the last events as fit the table's line budget."""
-    name = shown_name(table)
+    # With the picture below, the text leaves it what it shows (the direction, the draw pile,
+    # the backs) and cuts names, so it fits a phone's screen.
+    pictured = table.pictures
+    name = short_name(table) if pictured else shown_name(table)
     entry = variant_entry(view.variant)
     flip = entry.double_sided
     # A double-sided deck's title also names the side in play.
@@ -344,7 +429,15 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
         pile = t(
             lang, "table.draw_pile.back", cards=pile, card=card_text(lang, view.draw_pile_back)
         )
-    lines = [f"{top} · {direction}", t(lang, "table.line.pile", pile=pile)]
+    lines = [turn_line(lang, view, name, table.turn_deadline), top]
+    if pictured:
+        # "🟡 yellow 5", or "🌈 Wild → 🔵 Blue" once a colour is named unlike the card's.
+        lines[-1] = card_text(lang, view.top)
+        if view.color is not None and view.color is not view.top.color:
+            lines[-1] += f" → {color_text(lang, view.color)}"
+    else:
+        lines[-1] = f"{top} · {direction}"
+        lines.append(t(lang, "table.line.pile", pile=pile))
     embed = discord.Embed(title=title, description="\n".join(lines), color=EMBED_COLOR[view.side])
     seats = view.opponents
     # Each seat gets an equal share of the field, so a long hand never pushes a player out.
@@ -352,12 +445,27 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     scored = any(view.scores.values())
     add_field(
         embed,
-        turn_prompt(lang, view, name),
-        "\n".join(fit(_seat_line(lang, view, seat, name, scored), share) for seat in seats),
+        _next_player_text(lang, view, name),
+        "\n".join(
+            fit(_seat_line(lang, view, seat, name, scored, backs=not pictured), share)
+            for seat in seats
+        ),
     )
-    room = table_line_budget(len(seats)) - embed_lines(embed) - 1
-    if table.log and room > 0:
-        add_field(embed, t(lang, "table.events"), "\n".join(list(table.log)[-room:]))
+    if pictured:
+        # The last events that fit the phone's screen, newest kept.
+        room = table_line_budget(len(seats)) - _screen_lines(embed) - 1
+        events: list[str] = []
+        for line in reversed(table.log):
+            room -= wrapped_lines(line)
+            if room < 0:
+                break
+            events.insert(0, line)
+        if events:
+            add_field(embed, t(lang, "table.events"), "\n".join(events))
+    else:
+        room = table_line_budget(len(seats)) - embed_lines(embed) - 1
+        if table.log and room > 0:
+            add_field(embed, t(lang, "table.events"), "\n".join(list(table.log)[-room:]))
     content = None
     if view.current_player is not None and not table.is_ai(view.current_player):
         content = t(lang, "table.your_turn", mention=f"<@{view.current_player}>")
@@ -367,7 +475,7 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
             TableClick(gid, "hand"), t(lang, "button.hand"), discord.ButtonStyle.primary, "🃏"
         ),
     ]
-    if any(seat.card_count <= 2 for seat in seats):
+    if any(seat.card_count <= 2 and seat.player not in view.knocked_out for seat in seats):
         # UNO! only matters once someone is down to two cards (called before the last play).
         label = t(lang, "button.uno")
         buttons.append(UnoButton(TableClick(gid, "uno"), label, discord.ButtonStyle.success, "📣"))
@@ -378,9 +486,44 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     return Rendered(content, embed, button_view(buttons))
 
 
-def _seat_line(lang: Lang, view: PlayerView, seat: OpponentView, name: Namer, scored: bool) -> str:
+def turn_line(lang: Lang, view: PlayerView, name: Namer, deadline: datetime | None) -> str:
+    """ "▶ **Ben** to play · ends in 40 seconds": whose turn it is, named first, and while a
+    turn timer runs, when it fires (Discord counts it down on the reader's screen)."""
+    line = t(lang, "table.line.turn", prompt=turn_prompt(lang, view, lambda p: f"**{name(p)}**"))
+    if deadline is None or view.current_player is None:
+        return line
+    return f"{line} · {deadline_text(lang, deadline)}"
+
+
+def deadline_text(lang: Lang, deadline: datetime) -> str:
+    """ "⏳ ends in 40 seconds": Discord's relative time, counted down on the reader's screen."""
+    return t(lang, "table.line.deadline", when=f"<t:{int(deadline.timestamp())}:R>")
+
+
+def _next_player_text(lang: Lang, view: PlayerView, name: Namer) -> str:
+    """The seat list's heading: who plays after the current player ("Next: Åsa")."""
+    order = [seat.player for seat in view.opponents]
+    if view.current_player not in order or len(order) < 2:
+        return t(lang, "table.players")
+    following = order[(order.index(view.current_player) + view.direction) % len(order)]
+    return t(lang, "table.next", name=name(following))
+
+
+def _seat_line(
+    lang: Lang,
+    view: PlayerView,
+    seat: OpponentView,
+    name: Namer,
+    scored: bool,
+    *,
+    backs: bool = True,
+) -> str:
     """One player on the table: turn marker, name, card count, UNO call, score once anyone
-    has points, and in Flip the backs of their cards everyone sees."""
+    has points, and in Flip (with ``backs``) the backs of their cards everyone sees."""
+    if seat.player in view.knocked_out:
+        # No Mercy: out of the hand, struck through, with the cards set aside until a reshuffle.
+        aside = dict(view.set_aside).get(seat.player, 0)
+        return tn(lang, "table.seat.knocked_out", aside, name=f"~~{name(seat.player)}~~")
     marker = "▶ " if seat.player == view.current_player else ""
     parts = [f"{marker}{name(seat.player)} — {cards_count(lang, seat.card_count)}"]
     if seat.called_uno and seat.card_count == 1:
@@ -388,7 +531,7 @@ def _seat_line(lang: Lang, view: PlayerView, seat: OpponentView, name: Namer, sc
     if scored:
         parts.append(tn(lang, "table.seat.points", seat.score))
     line = " · ".join(parts)
-    if seat.backs:
+    if seat.backs and backs:
         line = t(lang, "table.seat.backs", seat=line, cards=short_faces(seat.backs))
     return line
 
@@ -498,7 +641,11 @@ def hand_message(
     lines = [notice] if notice else []
     if view.current_player == view.player and view.phase == "penalty":
         lines.append(challenge_stakes_text(lang, view, shown_name(table)) or "")
-    lines.append(t(lang, "table.line.now", prompt=hand_prompt(lang, view, shown_name(table))))
+    now = t(lang, "table.line.now", prompt=hand_prompt(lang, view, shown_name(table)))
+    deadline = table.turn_deadline
+    if view.current_player == view.player and deadline is not None:
+        now = f"{now} · {deadline_text(lang, deadline)}"
+    lines.append(now)
     top = t(
         lang, "hand.table.line", card=card_text(lang, view.top), color=color_text(lang, view.color)
     )
@@ -508,6 +655,10 @@ def hand_message(
         description="\n".join(line for line in lines if line),
         color=EMBED_COLOR[view.side],
     )
+    # The top card's picture beside the text, when the cards have their emoji.
+    top_picture = card_emoji(view.top, view.side)
+    if isinstance(top_picture, discord.PartialEmoji) and top_picture.id:
+        embed.set_thumbnail(url=top_picture.url)
     card_buttons = _card_buttons(table, serial, view, cards, lang, card_emoji)
     specials = [
         move_button(table, serial, m, view, lang)

@@ -68,7 +68,9 @@ def color_text(lang: Lang, color: Color | None) -> str:
 
 @cache
 def card_name(lang: Lang, face: Face) -> str:
-    """A face's printed name in ``lang``: "Red 5", "Punainen ohitus", "Wild Draw Two"."""
+    """A face's name as it stands in a sentence in ``lang``: "Red 5", "punainen ohitus",
+    "gul 5", "Wild Draw Two" (Finnish, Swedish and Norwegian write colours and their own card
+    words in lower case; English and the printed English names keep their capitals)."""
     if face.color is None:
         name = t(lang, f"card.{face.kind.value}")
     elif face.kind is Kind.NUMBER:
@@ -76,12 +78,12 @@ def card_name(lang: Lang, face: Face) -> str:
     else:
         kind = t(lang, f"card.{face.kind.value}")
         name = t(lang, "card.action", color=color_name(lang, face.color), kind=kind)
-    return _capitalized(name)
+    return name
 
 
 def card_label(lang: Lang, face: Face) -> str:
-    """A short label for a card button (at most 80 characters)."""
-    return fit(card_name(lang, face), BUTTON_LIMIT)
+    """A card's name standing alone, for a button: capitalised, at most 80 characters."""
+    return fit(_capitalized(card_name(lang, face)), BUTTON_LIMIT)
 
 
 def card_text(lang: Lang, face: Face) -> str:
@@ -116,7 +118,6 @@ def card_words(lang: Lang) -> CardWords:
 
 def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
     """The table picture's own words in ``lang`` (the drawing process reads no catalog)."""
-    flip, dark = variant_entry(picture.variant).double_sided, picture.side is Side.DARK
     clockwise = picture.direction == 1
     return PictureWords(
         lang=lang,
@@ -127,9 +128,7 @@ def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
             else t(lang, "picture.any_color")
         ),
         direction=t(lang, "picture.clockwise" if clockwise else "picture.counter_clockwise"),
-        side=t(lang, "picture.side.dark" if dark else "picture.side.light") if flip else "",
         uno=t(lang, "picture.uno"),
-        counts=tuple(cards_count(lang, seat.count) for seat in picture.players),
         # Templates: the drawing fills them with a name cut to the room left.
         next=t(lang, "picture.next"),
         player=t(lang, "picture.player"),
@@ -241,6 +240,21 @@ def _narrate_one(lang: Lang, event: ev.Event, name: Namer) -> str | None:
         case ev.GameAbandoned():
             return t(lang, "event.abandoned")
         case _:
+            return _narrate_no_mercy(lang, event, name)
+
+
+def _narrate_no_mercy(lang: Lang, event: ev.Event, name: Namer) -> str | None:
+    """The events only No Mercy has."""
+    match event:
+        case ev.OpeningCardsIgnored(faces=faces):
+            return tn(lang, "event.opening_ignored", len(faces))
+        case ev.CardsDiscarded(player=p, faces=faces):
+            return tn(lang, "event.discarded_all", len(faces), name=name(p))
+        case ev.RouletteColorAsked(player=p):
+            return t(lang, "event.roulette_asked", name=name(p))
+        case ev.PlayerKnockedOut(player=p, cards=n):
+            return tn(lang, "event.knocked_out", n, name=name(p))
+        case _:
             return None
 
 
@@ -283,6 +297,10 @@ def turn_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         return t(lang, "prompt.choosing_swap", name=who)
     if phase == "drawn":
         return t(lang, "prompt.drawn", name=who)
+    if phase == "penalty" and view.stack_threshold:
+        return t(
+            lang, "prompt.stack", name=who, count=view.pending_draw, value=view.stack_threshold
+        )
     if phase == "penalty":
         if view.penalty_kind == Kind.WILD_DRAW_COLOR.value:
             return t(
@@ -328,8 +346,15 @@ def hand_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         if view.current_player is None:
             return t(lang, "hand.waiting.nobody")
         return t(lang, "hand.waiting", name=name(view.current_player))
+    if view.phase == "penalty" and view.stack_threshold:
+        # No Mercy: "+14 on you: stack a Draw Card of +6 or more, or take 14."
+        can_stack = any(isinstance(move, PlayCard) for move in view.legal_moves)
+        key = "hand.prompt.stack.answer" if can_stack else "hand.prompt.stack.take"
+        return t(lang, key, count=view.pending_draw, value=view.stack_threshold)
     if view.phase == "penalty":
         return t(lang, f"hand.prompt.penalty.{_penalty_answers(view)}")
+    if view.phase == "choose_color" and view.top.kind is Kind.WILD_COLOR_ROULETTE:
+        return t(lang, "hand.prompt.roulette")
     prompts = {
         "choose_color": "hand.prompt.choose_color",
         "swap_target": "hand.prompt.choose_swap",
@@ -346,7 +371,7 @@ def move_label(lang: Lang, move: Move, view: PlayerView, name: Namer) -> str:
             if view.phase == "drawn":
                 label = t(lang, "button.play_drawn", card=card_name(lang, face))
             else:
-                label = card_name(lang, face)
+                label = card_label(lang, face)
         case Draw():
             label = t(lang, "button.draw")
         case Pass():
@@ -413,7 +438,13 @@ def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bo
         t(lang, f"summary.target.{rules.scoring}", target=rules.target),
         t(lang, timer, seconds=turn_timeout),
     ]
-    house = [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
+    # A rule the variant fixes (No Mercy always draws until playable) is no house rule there.
+    entry = variant_entry(rules.variant)
+    house = [
+        t(lang, key)
+        for key, name in HOUSE_KEYS.items()
+        if getattr(rules, name) and entry.offers(name)
+    ]
     if house:
         lines.append(t(lang, "summary.house", rules=", ".join(house)))
     else:
@@ -490,6 +521,9 @@ _FIXED_REFUSALS = {
 }
 _NOT_YOUR_TURN = re.compile(r"It is not your turn: waiting for (?P<name>.+)\.", re.S)
 _TOO_LATE = re.compile(r"(?P<name>.+) cannot be caught: they called UNO or it is too late\.", re.S)
+_STACK_THRESHOLD = re.compile(
+    r"Answer the stack first: take it, or stack a Draw Card of \+(?P<value>[0-9]+) or more\."
+)
 _COLOR_VALUES = frozenset(color.value for color in Color)
 _NO_MATCH = re.compile(
     r"(?P<card>.+) does not match (?P<top>.+) \(colour in play: (?P<color>[a-z]+)\)\.", re.S
@@ -518,6 +552,8 @@ def illegal_move_text(lang: Lang, message: str) -> str:
         return t(lang, "illegal.not_your_turn", name=match["name"])
     if match := _TOO_LATE.fullmatch(message):
         return t(lang, "illegal.catch.too_late", name=match["name"])
+    if match := _STACK_THRESHOLD.fullmatch(message):
+        return t(lang, "illegal.penalty.stack_threshold", value=match["value"])
     if match := _NO_MATCH.fullmatch(message):
         faces = _faces_by_english_name()
         card, top = faces.get(match["card"]), faces.get(match["top"])
@@ -528,12 +564,15 @@ def illegal_move_text(lang: Lang, message: str) -> str:
                 if color in _COLOR_VALUES
                 else t(lang, "illegal.no_color")
             )
-            return t(
-                lang,
-                "illegal.no_match",
-                card=card_name(lang, card),
-                top=card_name(lang, top),
-                color=shown,
+            # The card's name opens the sentence: capitalised there.
+            return _capitalized(
+                t(
+                    lang,
+                    "illegal.no_match",
+                    card=card_name(lang, card),
+                    top=card_name(lang, top),
+                    color=shown,
+                )
             )
     return t(lang, "illegal.not_possible")
 

@@ -152,9 +152,9 @@ def documented_ranges() -> dict[str, str]:
 
 
 def test_every_range_is_in_the_example_config_and_the_readme() -> None:
-    """Each bounded setting's range is written above its key and in its README row."""
+    """Each bounded setting's range is written above its key and in its docs/settings.md row."""
     example = (ROOT / "config.example.toml").read_text()
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "settings.md").read_text()
     ranges = documented_ranges()
     assert {"turn_timeout", "lobby_timeout", "ai_catch_rate"} <= set(ranges)
     for field, words in ranges.items():
@@ -165,8 +165,8 @@ def test_every_range_is_in_the_example_config_and_the_readme() -> None:
 
 
 def test_every_setting_has_a_readme_row_with_its_variable() -> None:
-    """The README's Settings table names each setting and its environment variable."""
-    readme = (ROOT / "README.md").read_text()
+    """docs/settings.md's table names each setting and its environment variable."""
+    readme = (ROOT / "docs" / "settings.md").read_text()
     for field in Settings.model_fields:
         env = "DISCORD_TOKEN" if field == "discord_token" else f"UNO_{field.upper()}"
         assert re.search(rf"^\| `{field}` \| `{env}` \|", readme, flags=re.MULTILINE), field
@@ -221,3 +221,17 @@ def test_the_language_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("UNO_LANGUAGE", "Finnish please")
     with pytest.raises(ConfigError, match="UNO_LANGUAGE is invalid"):
         load_settings()
+
+
+def test_a_bad_log_level_is_echoed_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """UNO_LOG_LEVEL=verbose is named as the host wrote it, not upper-cased; debug is DEBUG."""
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
+    monkeypatch.delenv("UNO_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("UNO_LOG_LEVEL", "verbose")
+    with pytest.raises(ConfigError, match="got 'verbose'"):
+        load_settings()
+    monkeypatch.setenv("UNO_LOG_LEVEL", "debug")
+    assert load_settings().log_level == "DEBUG"

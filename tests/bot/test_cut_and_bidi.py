@@ -47,7 +47,7 @@ async def test_a_3000_character_settings_value_gets_a_short_refusal(
     world: World, admin: Any, caplog: pytest.LogCaptureFixture, control: str, value: str
 ) -> None:
     """A forged select value of 3,000 characters is refused in a short line, not repeated."""
-    shown = (await admin.slash(world.channel, "uno settings")).response
+    shown = (await admin.slash(world.channel, "uno-settings")).response
     answer = await forged_select(admin, shown, f"uno:s:{control}", [value])
     assert answer.ephemeral and "cannot take that value" in answer.response.content
     assert len(answer.response.content) < 300

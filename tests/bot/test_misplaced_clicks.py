@@ -31,7 +31,7 @@ async def leaderboard(world: World) -> Any:
 
 async def settings_panel(world: World, admin: Any) -> Any:
     """Open the settings panel as ``admin``; the ephemeral message."""
-    return (await admin.slash(world.channel, "uno settings")).response
+    return (await admin.slash(world.channel, "uno-settings")).response
 
 
 async def test_a_leaderboard_page_on_a_table_is_refused(world: World) -> None:

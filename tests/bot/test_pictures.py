@@ -15,6 +15,7 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.ui import pictures
 from bot.ui.cards import MAX_BYTES
+from bot.ui.cards.emoji import EMOJI_VERSION
 
 from .conftest import World, make_settings
 from .driver import Table, buttons, rig
@@ -165,12 +166,27 @@ async def test_hand_buttons_show_the_cards_and_yellow_is_not_grey(world: World) 
     rig(table, ["Y5 W R7 B1", "R6"], top="Y3")
     hand = await table.hand(table.game.players[0])
     emoji = card_emoji(hand)
-    assert len(emoji) == 4 and all(e["id"] and e["name"].startswith("uf1std_") for e in emoji)
+    assert len(emoji) == 4 and all(
+        e["id"] and e["name"].startswith(f"uf{EMOJI_VERSION}std_") for e in emoji
+    )
     shown = {b.get("label"): b for b in hand_buttons(hand)}
     blurple = 1  # Discord's primary style; 2 is grey
     assert shown["Yellow 5"]["style"] == blurple and not shown["Yellow 5"].get("disabled")
     assert shown["Wild"]["style"] == blurple
     assert shown["Red 7"].get("disabled")
+
+
+async def test_the_hand_shows_the_top_cards_picture(world: World) -> None:
+    """The hand's embed carries the top card's emoji as its thumbnail (Yellow 3 here)."""
+    table = Table(world, 2)
+    await table.start("uno classic start")
+    rig(table, ["Y5 R7", "R6"], top="Y3")
+    hand = await table.hand(table.game.players[0])
+    embed = hand.embeds[0]
+    data = embed if isinstance(embed, dict) else embed.to_dict()
+    emoji = {e.name: e for e in await world.bot.fetch_application_emojis()}
+    top = emoji[f"uf{EMOJI_VERSION}std_yellow_3"]
+    assert data["thumbnail"]["url"] == f"https://cdn.discordapp.com/emojis/{top.id}.png"
 
 
 async def test_a_new_hand_deletes_the_one_before(world: World) -> None:
@@ -199,7 +215,7 @@ async def test_a_colour_blind_game_uses_its_palette(world: World) -> None:
     assert table.session.state.palette == "colour_blind"
     hand = await table.hand(table.game.players[0])
     emoji = card_emoji(hand)
-    assert emoji and all(e["name"].startswith("uf1cb_") for e in emoji)
+    assert emoji and all(e["name"].startswith(f"uf{EMOJI_VERSION}cb_") for e in emoji)
     assert len(table.public.attachments) == 1
 
 

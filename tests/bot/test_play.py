@@ -9,6 +9,8 @@ import pytest
 from bot.engine import Phase, Side
 from bot.engine.snapshot import dump_state
 from bot.ui.buttons import TableClick, custom_id
+from bot.ui.i18n import ENGLISH
+from bot.ui.words import card_name
 
 from .conftest import World
 from .driver import Table, buttons, embed_text, enabled, labels, rig, wild_draw_four_on_ben
@@ -187,7 +189,8 @@ async def test_flip_table_shows_the_draw_piles_back(world: World) -> None:
     await table.start()
     game = table.game
     hidden_side = Side.DARK if game.side is Side.LIGHT else Side.LIGHT
-    back = game.face(game.draw_pile[-1], hidden_side).name()
+    # As the bot names it (one spelling: "Wild Draw Colour", not the engine's "Color").
+    back = card_name(ENGLISH, game.face(game.draw_pile[-1], hidden_side))
     assert "its top shows" in embed_text(table.public)
     assert back in embed_text(table.public)
 

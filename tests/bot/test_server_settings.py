@@ -1,4 +1,4 @@
-"""/uno settings: a server's defaults shape its new games, only managers change them, the
+"""/uno-settings: a server's defaults shape its new games, only managers change them, the
 channel list and moderator role are enforced, and everything survives a restart."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .hostile import forged_click
 
 async def panel(actor: Any, world: World, **options: Any) -> Any:
     """Open the settings panel as ``actor``; the ephemeral message it answers with."""
-    result = await actor.slash(world.channel, "uno settings", **options)
+    result = await actor.slash(world.channel, "uno-settings", **options)
     assert result.ephemeral
     return result.response
 
@@ -103,11 +103,26 @@ async def test_language_and_look_are_the_servers(world: World, admin: Any) -> No
     assert (state.language, state.pictures, state.palette) == ("fi", False, "colour_blind")
 
 
-async def test_only_managers_change_settings(world: World, admin: Any) -> None:
-    """Without Manage Server the command is refused, with a reason, and every forged control
-    (on a table: not a panel) is refused."""
-    refused = await world.members[0].slash(world.channel, "uno settings", reset=True)
+async def test_the_command_is_offered_only_to_managers(world: World, admin: Any) -> None:
+    """Discord shows /uno-settings to members with Manage Server and hides it from the rest."""
+    assert "uno-settings" in admin.available_commands(world.channel)
+    offered = world.members[0].available_commands(world.channel)
+    assert "uno-settings" not in offered and "uno flip start" in offered
+
+
+async def test_a_command_granted_to_others_still_refuses_them(world: World) -> None:
+    """A server may grant the command to a role without Manage Server: the panel still refuses
+    (Manage Server is what changing the settings needs)."""
+    (command,) = [c for c in await world.bot.tree.fetch_commands() if c.name == "uno-settings"]
+    helpers = world.guild.create_role("Helpers")
+    member = world.guild.add_member(world.env.create_user("helper"), roles=[helpers])
+    world.guild.set_command_permissions(command, {helpers: True})
+    refused = await member.slash(world.channel, "uno-settings", reset=True)
     assert refused.ephemeral and "Manage Server" in refused.response.content
+
+
+async def test_only_managers_change_settings(world: World, admin: Any) -> None:
+    """Without Manage Server every forged control is refused, with a reason."""
     shown = await panel(admin, world)
     await admin.select(shown, ["stacking"], custom_id="uno:s:switches")
     table = Table(world, 2)

@@ -107,7 +107,7 @@ async def test_before_a_challenge_the_hand_shows_the_stakes_and_no_stacking(worl
     assert "A draw card is on you: accept it or challenge it." in body
     assert "stack" not in embed_text(hand) and "stack" not in embed_text(table.public)
     assert "If anna bluffed, they draw 4; if not, you draw 6." in body
-    assert "ben must answer: draw 4 or challenge." in embed_text(table.public)
+    assert "**ben** must answer: draw 4 or challenge." in embed_text(table.public)
 
 
 async def test_with_stacking_on_the_prompt_offers_stacking(world: World) -> None:
@@ -117,7 +117,7 @@ async def test_with_stacking_on_the_prompt_offers_stacking(world: World) -> None
     hand = await table.hand(ben)
     assert "accept it, challenge it or stack." in description(hand)
     assert "Wild Draw Four" in enabled(hand)
-    assert "ben must answer: draw 4, challenge or stack." in embed_text(table.public)
+    assert "**ben** must answer: draw 4, challenge or stack." in embed_text(table.public)
 
 
 async def test_the_verdict_and_the_revealed_hand_are_in_the_body(world: World) -> None:

@@ -120,3 +120,21 @@ async def test_reminders_can_be_turned_off(world: World) -> None:
     await world.env.advance_time(2)
     assert table.game.current_player == table.game.players[1]
     assert reminders(world) == []
+
+
+async def test_the_table_shows_when_the_turn_ends_and_each_turn_its_own(world: World) -> None:
+    """The turn line carries Discord's countdown to the turn timer; a move starts a new one."""
+    table = await started(world)
+    anna = table.game.players[0]
+    first = table.session.state.turn_deadline
+    assert first is not None
+    description = table_message(world, table).embeds[0].description
+    assert f"<t:{int(first.timestamp())}:R>" in description.splitlines()[0]
+    await world.env.advance_time(5)
+    hand = await table.hand(anna)
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
+    await world.env.settle()
+    second = table.session.state.turn_deadline
+    assert second is not None and second > first
+    description = table_message(world, table).embeds[0].description
+    assert f"<t:{int(second.timestamp())}:R>" in description.splitlines()[0]

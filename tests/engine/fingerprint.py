@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-import bot
+from bot.compiled import describe_engine
 from bot.engine import (
     Color,
     Game,
@@ -221,7 +221,7 @@ def fingerprint(matches: int, progress: Callable[[int], None] | None = None) -> 
 def main(argv: Sequence[str]) -> int:
     """Print the hash of the first N matches (default 200), the moves and the time taken."""
     matches = int(argv[0]) if argv else 200
-    print(bot.ENGINE.describe())
+    print(describe_engine().describe())
     started = time.perf_counter()
     result = fingerprint(matches)
     elapsed = time.perf_counter() - started

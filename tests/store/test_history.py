@@ -165,9 +165,18 @@ async def test_a_match_played_to_its_end_is_kept_with_replayable_rounds(store: S
 async def test_a_forgotten_player_leaves_every_kept_match(store: Store) -> None:
     """Forgetting a player erases their name and id from the history; the match stays."""
     game_id = await keep(store, (ANNA, BEN))
-    assert await store.history.forget(ANNA) == 1
+    assert await store.history.forget(ANNA) == 3  # a seat, a round won, the match won
     match = await store.history.match(game_id)
     assert match is not None
     assert [(p.player_id, p.name) for p in match.players] == [(0, ""), (BEN, f"P{BEN}")]
     assert match.winner_id == 0 and [r.winner_id for r in match.rounds] == [BEN, 0]
     assert (await store.history.page(GUILD, player_id=ANNA)).matches == []
+
+
+async def test_forget_me_also_forgets_the_history(store: Store) -> None:
+    """The standings' forget (/uno forget-me, unoflip forget) takes the player out of the
+    history in the same transaction."""
+    game_id = await keep(store, (ANNA, BEN))
+    await store.standings.forget(ANNA)
+    match = await store.history.match(game_id)
+    assert match is not None and match.player(ANNA) is None

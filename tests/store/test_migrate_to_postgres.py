@@ -9,6 +9,7 @@ import pytest
 
 from bot.store import Store
 from bot.store.migrate_to_postgres import main
+from bot.store.postgres import mask_password
 
 from .conftest import TEST_POOL
 from .factories import ANNA, BEN, CARL, GUILD, OTHER_GUILD, new_game, standard_round
@@ -85,6 +86,26 @@ def test_missing_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main([str(missing), "postgresql://postgres@127.0.0.1:9/none"]) == 1
     assert "no SQLite database" in capsys.readouterr().err
     assert not missing.exists()
+
+
+async def test_the_final_line_masks_the_password(
+    db_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The URL given with a password is echoed with ``***`` in its place, never the secret."""
+    await (await Store.open(db_path)).close()
+    with_password = pg_url.replace("postgres@", "postgres:s3cret-Pw0rd@", 1)
+    assert with_password != pg_url
+    assert await asyncio.to_thread(main, [str(db_path), with_password]) == 0
+    printed = capsys.readouterr()
+    assert "s3cret-Pw0rd" not in printed.out + printed.err
+    assert "postgresql://postgres:***@" in printed.out
+
+
+def test_mask_password_keeps_everything_but_the_password() -> None:
+    """User, server, port and database stay; a URL without a password is unchanged."""
+    url = "postgresql://uno:pa%40ss:w@db.example:6432/uno?sslmode=require"
+    assert mask_password(url) == "postgresql://uno:***@db.example:6432/uno?sslmode=require"
+    assert mask_password("postgresql://uno@db/uno") == "postgresql://uno@db/uno"
 
 
 async def test_the_match_history_is_copied(db_path: Path, pg_url: str) -> None:

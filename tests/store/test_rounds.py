@@ -270,3 +270,10 @@ def test_round_record_from_the_engine_result() -> None:
     )
     lines = [(s.player_id, s.hand_points, s.points_awarded) for s in record.scores]
     assert lines == [(ANNA, 25, 0), (BEN, 0, 25)]
+
+
+def test_a_one_hand_game_records_its_hand_as_standard_scoring() -> None:
+    """No Mercy unscored (one hand a game) awards its hand as standard scoring does."""
+    result = RoundResult(1, str(BEN), Side.LIGHT, {str(ANNA): 25, str(BEN): 0}, {str(BEN): 25})
+    assert RoundRecord.from_engine(result, "one_hand").scoring == "standard"
+    assert RoundRecord.from_engine(result, "alternative").scoring == "alternative"

@@ -45,6 +45,13 @@ TABLES: tuple[tuple[RuleSet, int], ...] = (
     ),
     (RuleSet(variant="classic", edition="swap_hands", target=150, scoring="alternative"), 6),
 )
+# No Mercy (RULES-VARIANTS.md section 1), played apart so the recorded English of the tables
+# above stays as it was: one hand a game, and a scored match with six players.
+NO_MERCY_TABLES: tuple[tuple[RuleSet, int], ...] = (
+    (RuleSet(variant="nomercy"), 4),
+    (RuleSet(variant="nomercy", scoring="standard", target=600), 6),
+    (RuleSet(variant="nomercy", scoring="standard", target=300), 2),
+)
 MAX_MOVES = 1_200
 
 
@@ -83,11 +90,11 @@ def _wrong_moves(game: Game, rng: random.Random) -> list[tuple[str, Move]]:
     return [(player, move) for move in moves if move not in game.legal_moves(player)]
 
 
-def play(seed: int = 1) -> Played:
-    """Play every table of ``TABLES`` with seeded random moves, then empty it seat by seat."""
+def play(seed: int = 1, tables: tuple[tuple[RuleSet, int], ...] = TABLES) -> Played:
+    """Play every table of ``tables`` with seeded random moves, then empty it seat by seat."""
     out = Played()
     rng = random.Random(seed)
-    for index, (rules, seats) in enumerate(TABLES):
+    for index, (rules, seats) in enumerate(tables):
         players = [f"p{i}" for i in range(seats)]
         game, events = Game.start(players, rules, seed + index, names={p: name(p) for p in players})
         out.batches.append(events)

@@ -22,6 +22,7 @@ from bot.ui.cards import (
     warm,
 )
 from bot.ui.cards.names import drawable, font, name_font, safe_name
+from bot.ui.cards.table import WIDTH
 from bot.ui.i18n import ENGLISH
 from bot.ui.words import picture_words
 
@@ -61,7 +62,7 @@ def test_a_table_picture_stays_under_100_kb(variant: str, players: int, cards: i
     data = english_png(sample_table(variant, players, cards), CardArt())
     assert len(data) <= MAX_BYTES
     image = _png(data)
-    assert image.format == "PNG" and image.width == 800
+    assert image.format == "PNG" and image.width == WIDTH
     # Ten 42-card hands (more cards than a deck holds) is the tallest case: two fanned lines
     # per hand.
     assert image.height <= 1300

@@ -10,7 +10,11 @@ megabytes, so only its SHA-256 is kept; a mismatch means an English text changed
 Re-recorded for issue 15's shorter table and hand (one line per player, the hand's cards only
 as buttons, "Anna 🤖"), the buttons' colours (yellow and wild cards blurple, "Keep it" ✋) and
 the lobby's line naming the rules that differ (issue 17): tests/ui/test_table_text.py,
-tests/bot/test_table_text.py and tests/bot/test_pictures.py pin those one by one.
+tests/bot/test_table_text.py and tests/bot/test_pictures.py pin those one by one. Re-recorded for
+issue 31's turn line ("▶ **Anna** to play" first, the seat list headed "Next: Ben") and the one
+spelling "Wild Draw Colour" (with "Colour" turned back to "Color", the digest is 6aa589bd...),
+and the table fitted to a phone beside its picture (names cut, the picture's facts left to it):
+tests/ui/test_table_glance.py and tests/ui/test_table_text.py pin them.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from bot.ui.i18n import ENGLISH
 from bot.ui.render import Rendered
 from bot.ui.respond import safe_name
 
-RECORDED = "6257ed7a966d1d5d12c0d0b49a6ccd88200abcb636aa3a27090e4c9de237a09c"
+RECORDED = "ab31f13b1d2c796fa1fb3a8e5e124c46a511ffb37d67faee6ce3ebd618cc44ec"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     (RuleSet(variant="flip"), 3, 11),

@@ -40,7 +40,7 @@ from cogs.history import HistoryCog
 from cogs.leaderboard import LeaderboardCog
 from cogs.uno import UnoCog
 from tests.bot.conftest import make_settings
-from tests.ui.games import Played, name, play
+from tests.ui.games import NO_MERCY_TABLES, Played, name, play
 
 FI, SV, NB = Lang("fi"), Lang("sv"), Lang("nb")
 OTHERS = tuple(lang for lang in languages() if lang != ENGLISH)  # a new catalog is tested too
@@ -58,11 +58,16 @@ LANGUAGE_FREE = {
     "picture.uno",
     "summary.variant.flip",
     "board.variant.flip",
+    "summary.variant.nomercy",
+    "board.variant.nomercy",
+    "rules.nomercy.uno.title",
     "cmd.uno.name",
     "cmd.uno.flip.name",
+    "cmd.uno.nomercy.name",
     "rules.flip.uno.title",
     "rules.classic.uno.title",
     "art.flip",
+    "table.line.turn",
     # The settings panel: language names in their own language, and units.
     "value.language.en",
     "value.language.fi",
@@ -81,14 +86,12 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "card.wild",
         "card.wild_draw_four",
         "card.wild_draw_two",
-        "card.wild_draw_color",
         "card.wild_shuffle_hands",
         "card.wild_swap_hands",
         "art.reverse",
         "art.wild",
         "art.wild_draw_four",
         "art.wild_draw_two",
-        "art.wild_draw_color",
         "art.wild_shuffle_hands",
         "art.wild_swap_hands",
         "ai.difficulty.normal",
@@ -107,6 +110,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "button.start",
         "cmd.uno.flip.start.name",
         "cmd.uno.classic.start.name",
+        "cmd.uno.nomercy.start.name",
         "cmd.uno.status.name",
         "opt.variant.name",
     },
@@ -187,6 +191,12 @@ def fill(template: str) -> str:
 def played() -> Played:
     """Seeded random matches of every table kind (played once for this module)."""
     return play()
+
+
+@pytest.fixture(scope="module")
+def played_no_mercy() -> Played:
+    """Seeded random No Mercy games (apart, so the recorded English of ``played`` stays)."""
+    return play(tables=NO_MERCY_TABLES)
 
 
 # ---------------------------------------------------------------------- completeness
@@ -306,16 +316,19 @@ EVERY_EVENT_KIND = set(get_args(ev.Event))
 RARE_EVENTS: list[ev.Event] = [ev.DrawStopped("p1")]
 
 
-def test_the_seeded_games_meet_every_event_kind(played: Played) -> None:
+def test_the_seeded_games_meet_every_event_kind(played: Played, played_no_mercy: Played) -> None:
     """Random play plus the hand-built rare events cover every kind of engine event."""
-    seen = {type(event) for batch in played.batches for event in batch}
+    batches = [*played.batches, *played_no_mercy.batches]
+    seen = {type(event) for batch in batches for event in batch}
     assert seen | {type(event) for event in RARE_EVENTS} == EVERY_EVENT_KIND
 
 
 @pytest.mark.parametrize("lang", languages())
-def test_every_event_is_narrated_in_every_language(lang: Lang, played: Played) -> None:
+def test_every_event_is_narrated_in_every_language(
+    lang: Lang, played: Played, played_no_mercy: Played
+) -> None:
     """Every batch of every seeded game narrates, line for line as many lines as in English."""
-    for batch in [*played.batches, RARE_EVENTS]:
+    for batch in [*played.batches, *played_no_mercy.batches, RARE_EVENTS]:
         lines = words.narrate(lang, batch, name)
         assert all(line.strip() for line in lines)
         assert len(lines) == len(words.narrate(ENGLISH, batch, name))
@@ -332,9 +345,18 @@ def recorded(texts: object) -> str:
 # Recorded from the English-only helpers (bot/ui/text.py before the catalogs were wired in) over
 # the seeded games of tests/ui/games.py: every batch narrated, and every player's private notice.
 # The narration was re-recorded when the deal's draw became one short line (issue 15; every
-# other line as before, see test_the_deal_draw_is_one_short_line).
-ENGLISH_NARRATION = "68c706d217e11276d890dd1ffb51cde5cb30c7f95761709a3092c0422f0796bb"
-ENGLISH_NOTICES = "68cde8f9cadcf7e4b8bcdf7b9a6070516e4914acfbcb153eb03e96d39b33acd8"
+# other line as before, see test_the_deal_draw_is_one_short_line), and both when "Wild Draw Color"
+# became "Wild Draw Colour" (issue 31: with "Colour" turned back to "Color" they are the digests
+# before, 68c706d2... and 68cde8f9...).
+ENGLISH_NARRATION = "b664952945b56c6f540a9b38cf73a6bb8c9d96f512dbf9b53a78428fdf5cc5f3"
+ENGLISH_NOTICES = "bd736e4277d0df8920bb312db0a9ca1214669dd1d2778c2179031523fc0ccd60"
+
+
+def british(english: str) -> str:
+    """The engine's English as the bot words it: one spelling ("Wild Draw Colour", "Wild Colour
+    Roulette") and the list of answers with its "or" (issue 31)."""
+    english = english.replace("accept it, challenge it.", "accept it or challenge it.")
+    return english.replace("Draw Color", "Draw Colour").replace("Color Roulette", "Colour Roulette")
 
 
 def test_english_narration_is_unchanged(played: Played) -> None:
@@ -379,11 +401,13 @@ def every_face() -> list[Face]:
 
 
 def test_english_card_words_are_unchanged() -> None:
-    """Card names, labels and colours read in English exactly as before: the engine's names."""
+    """Card names, labels and colours read in English as the engine names them, in the bot's
+    one spelling ("Wild Draw Colour", issue 31)."""
     for face in every_face():
         emoji = COLOR_EMOJI[face.color]
-        assert words.card_text(ENGLISH, face) == f"{emoji} {face.name()}"
-        assert words.card_label(ENGLISH, face) == face.name()
+        english = british(face.name())
+        assert words.card_text(ENGLISH, face) == f"{emoji} {english}"
+        assert words.card_label(ENGLISH, face) == english
     shown = [words.color_text(ENGLISH, color) for color in [*Color, None]]
     assert shown == [
         "🔴 Red",
@@ -405,7 +429,7 @@ def test_cards_use_the_sheet_names(lang: Lang) -> None:
     assert len(set(names)) == len(names)
     assert all(len(words.card_label(lang, face)) <= 80 for face in every_face())
     dark = {
-        FI: ("Ohita kaikki", "Villi nostoväri", "Nosta 5"),
+        FI: ("ohita kaikki", "villi nostoväri", "nosta 5"),
         SV: ("Skippa alla", "Wild Draw Color", "Dra fem"),
         NB: ("Hopp over alle", "Wild trekk farge", "Trekk fem"),
     }[lang]
@@ -427,16 +451,34 @@ def test_english_art_words_are_unchanged() -> None:
 
 
 def test_finnish_cards_read_naturally() -> None:
-    """A coloured card is "Punainen 5", "Turkoosi ohita kaikki"."""
-    assert words.card_text(FI, Face(Color.RED, Kind.NUMBER, 5)) == "🔴 Punainen 5"
-    assert words.card_name(FI, Face(Color.TEAL, Kind.SKIP_EVERYONE)) == "Turkoosi ohita kaikki"
+    """A coloured card is "punainen 5", "turkoosi ohita kaikki" in a sentence, capitalised
+    alone on a button."""
+    assert words.card_text(FI, Face(Color.RED, Kind.NUMBER, 5)) == "🔴 punainen 5"
+    assert words.card_name(FI, Face(Color.TEAL, Kind.SKIP_EVERYONE)) == "turkoosi ohita kaikki"
+    assert words.card_label(FI, Face(Color.TEAL, Kind.SKIP_EVERYONE)) == "Turkoosi ohita kaikki"
     assert words.color_label(FI, Color.PURPLE) == "Violetti"
 
 
+@pytest.mark.parametrize(
+    ("lang", "played"),
+    [
+        (FI, "Anna pelasi kortin 🟡 keltainen 5."),
+        (SV, "Anna lade 🟡 gul 5."),
+        (NB, "Anna la 🟡 gul 5."),
+    ],
+)
+def test_card_names_are_lower_case_inside_sentences(lang: Lang, played: str) -> None:
+    """Finnish, Swedish and Norwegian write a card's colour in lower case mid-sentence."""
+    event = ev.CardPlayed("p0", Face(Color.YELLOW, Kind.NUMBER, 5))
+    assert words.narrate(lang, [event], name) == [played]
+
+
 @pytest.mark.parametrize("lang", languages())
-def test_every_view_prompt_and_move_label(lang: Lang, played: Played) -> None:
+def test_every_view_prompt_and_move_label(
+    lang: Lang, played: Played, played_no_mercy: Played
+) -> None:
     """Prompts and labels render for every seat of every seeded game, within 80 characters."""
-    for game in played.games:
+    for game in [*played.games, *played_no_mercy.games]:
         for player in [None, *game.players]:
             view = view_for(game, player) if player else public_view(game)
             shown = [words.turn_prompt(lang, view, name)]
@@ -511,16 +553,16 @@ def test_rules_summary(rules: RuleSet, before: str) -> None:
         assert english_words(lang, words.rules_summary(lang, rules, 45, True)) == set()
 
 
-def test_refusals_are_recognised(played: Played) -> None:
+def test_refusals_are_recognised(played: Played, played_no_mercy: Played) -> None:
     """Every engine refusal met in play reads the same in English and has its own key."""
     generic = "That move is not possible right now."
-    for message in played.refusals:
-        assert words.illegal_move_text(ENGLISH, message) == message
+    for message in played.refusals | played_no_mercy.refusals:
+        assert words.illegal_move_text(ENGLISH, message) == british(message)
         if message != generic:
             assert words.illegal_move_text(FI, message) != t(FI, "illegal.not_possible")
     assert words.illegal_move_text(
         FI, "Red 5 does not match Blue Skip (colour in play: blue)."
-    ) == ("Punainen 5 ei sovi kortin Sininen ohitus päälle (pelissä oleva väri: sininen).")
+    ) == ("Punainen 5 ei sovi kortin sininen ohitus päälle (pelissä oleva väri: sininen).")
     assert words.illegal_move_text(SV, "something new") == t(SV, "illegal.not_possible")
 
 
@@ -564,7 +606,7 @@ def test_texts_fit_discord_limits(lang: Lang) -> None:
 
 
 @pytest.mark.parametrize("lang", languages())
-@pytest.mark.parametrize("variant", ["flip", "classic"])
+@pytest.mark.parametrize("variant", ["flip", "classic", "nomercy"])
 def test_rules_fit_one_embed(lang: Lang, variant: str) -> None:
     """/uno rules fits one embed, with room left for the "This game" field."""
     rules = words.rules_text(lang, variant)
@@ -663,6 +705,7 @@ def test_command_names_in_texts_are_the_localized_ones() -> None:
     commands_named = (
         ("cmd.uno.name", "cmd.uno.flip.name", "cmd.uno.flip.start.name"),
         ("cmd.uno.name", "cmd.uno.classic.name", "cmd.uno.classic.start.name"),
+        ("cmd.uno.name", "cmd.uno.nomercy.name", "cmd.uno.nomercy.start.name"),
         ("cmd.uno.name", "cmd.uno.leave.name"),
         ("cmd.uno.name", "cmd.uno.end.name"),
         ("cmd.leaderboard.name",),

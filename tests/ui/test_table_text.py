@@ -1,12 +1,16 @@
-"""The public table's text fits a phone (issue 15): at most 12 lines with four players and 18
-with ten, at every turn of seeded random rounds (both variants, every language, names at
-Discord's longest), with one line per player."""
+"""The public table's text fits a phone (issue 15, issue 31): at most 12 lines with four players
+and 18 with ten, at every turn of seeded random rounds (both variants, every language, names at
+Discord's longest, a turn timer running), with one line per player. With the picture (the
+default) the lines are counted as a phone shows them, wrapped at 262 px (tests/ui/screen_lines.py);
+a text-only table counts its lines of text."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import timedelta
 
+import discord
 import pytest
 
 from bot.engine import view_for
@@ -15,7 +19,8 @@ from bot.table import TableState
 from bot.ui import render
 from bot.ui.i18n import Lang, languages
 from bot.ui.words import card_label, narrate
-from tests.bot.test_render_limits import playing_table
+from tests.bot.test_render_limits import NOW, playing_table
+from tests.ui.screen_lines import screen_lines
 
 # The issue's limits, written out rather than read from render.table_line_budget.
 MOST_LINES = {4: 12, 10: 18}
@@ -34,6 +39,7 @@ def tables_of_a_round(state: TableState, seed: int, steps: int) -> Iterator[rend
     for _ in range(steps):
         if game.phase in TERMINAL_PHASES:
             return
+        state.start_turn_timer(NOW + timedelta(seconds=state.turn_timeout))
         yield render.public_message(state, lang)
         current = game.current_player
         assert current is not None
@@ -41,27 +47,53 @@ def tables_of_a_round(state: TableState, seed: int, steps: int) -> Iterator[rend
         state.record(narrate(lang, events, state.name), current, turn_move=True)
 
 
-def check_rounds(players: int, variant: str, seeds: range, steps: int) -> int:
+def check_rounds(
+    players: int, variant: str, seeds: range, steps: int, *, pictures: bool = True
+) -> int:
     """Play a round per seed and check every table drawn; how many were checked."""
     checked = 0
+    count = screen_lines if pictures else render.embed_lines
     for seed in seeds:
-        lang = languages()[seed % len(languages())]
-        state = playing_table(players, variant, seed, lang)
-        for shown in tables_of_a_round(state, seed, steps):
-            embed = shown.embed
-            assert render.embed_lines(embed) <= MOST_LINES[players], embed.to_dict()
-            seat_lines = embed.fields[0].value or ""
-            assert len(seat_lines.splitlines()) == players  # nobody is cut off
-            assert seat_lines.count("▶ ") == 1  # whose turn it is
-            checked += 1
+        for lang in languages() if pictures else [languages()[seed % len(languages())]]:
+            checked += _check_round(players, variant, seed, steps, lang, pictures, count)
+    return checked
+
+
+def _check_round(
+    players: int,
+    variant: str,
+    seed: int,
+    steps: int,
+    lang: Lang,
+    pictures: bool,
+    count: Callable[[discord.Embed], int],
+) -> int:
+    checked = 0
+    state = playing_table(players, variant, seed, lang)
+    state.pictures = pictures
+    for shown in tables_of_a_round(state, seed, steps):
+        embed = shown.embed
+        assert count(embed) <= MOST_LINES[players], embed.to_dict()
+        seat_lines = embed.fields[0].value or ""
+        assert len(seat_lines.splitlines()) == players  # nobody is cut off
+        assert seat_lines.count("▶ ") == 1  # whose turn it is
+        checked += 1
     return checked
 
 
 @pytest.mark.parametrize("players", [4, 10])
 @pytest.mark.parametrize("variant", ["flip", "classic"])
 def test_the_table_fits_its_lines(players: int, variant: str) -> None:
-    """Every table of a seeded round (its first 150 turns) stays within the line limit."""
+    """Every table of a seeded round (its first 150 turns) stays within the phone's screen
+    lines, in every language."""
     assert check_rounds(players, variant, QUICK_SEEDS, QUICK_TURNS) > 10
+
+
+@pytest.mark.parametrize("players", [4, 10])
+@pytest.mark.parametrize("variant", ["flip", "classic"])
+def test_a_text_only_table_fits_its_lines_of_text(players: int, variant: str) -> None:
+    """Without the picture (its backs in the text), the table keeps to the lines of text."""
+    assert check_rounds(players, variant, QUICK_SEEDS, QUICK_TURNS, pictures=False) > 10
 
 
 @pytest.mark.slow

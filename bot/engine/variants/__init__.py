@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from .classic import CLASSIC
 from .flip import FLIP
+from .nomercy import NO_MERCY
 from .spec import WHOLE_DECK, DeckSpec, RuleOption, Variant, VariantWords, each_color
 
 # A key of VARIANTS, as RuleSet.variant, saved games and the store hold it.
 VariantKey = str
 
 # Every variant by key, in the order menus list them (the first is the default).
-VARIANTS: dict[str, Variant] = {entry.key: entry for entry in (FLIP, CLASSIC)}
+VARIANTS: dict[str, Variant] = {entry.key: entry for entry in (FLIP, CLASSIC, NO_MERCY)}
 DEFAULT_VARIANT = next(iter(VARIANTS))
 
 
@@ -46,6 +47,7 @@ __all__ = [
     "CLASSIC",
     "DEFAULT_VARIANT",
     "FLIP",
+    "NO_MERCY",
     "VARIANTS",
     "WHOLE_DECK",
     "DeckSpec",

@@ -108,6 +108,14 @@ class Variant:
     hand_size: int = 7
     # The default match target (RuleSet.target when the start does not name one).
     target: int = 500
+    # The rules of UNO Show 'Em No Mercy (RULES-VARIANTS.md section 1), for a deck made for
+    # them: Draw Cards stack by value whatever their colour, 7s and 0s are compulsory, the last
+    # card wins with no effect, the first number card turned up opens the pile, no draw card
+    # can be challenged, and a hand of ``mercy_limit`` cards is knocked out (set aside until a
+    # reshuffle; the hand's winner scores ``knockout_bonus`` for each).
+    no_mercy_rules: bool = False
+    mercy_limit: int = 0
+    knockout_bonus: int = 0
     # RuleSet fields that differ here from RuleSet's own default or range; every other field
     # applies with RuleSet's default.
     rule_options: Mapping[str, RuleOption] = field(default_factory=lambda: MappingProxyType({}))

@@ -16,6 +16,16 @@ from ._sql import execute, fetch_all, fetch_one, hold_shard, now_ms
 
 DAY_MS = 86_400_000
 
+# Forgetting a player in the history: their name is erased and their id becomes 0 (shown as "a
+# former player"); the matches and their replays stay for the others. Also run by the
+# standings' forget, in its transaction.
+FORGET_SQL = (
+    "UPDATE match_history_players SET player_id = 0, name = '',"
+    " engine_id = 'former' || CAST(seat AS TEXT) WHERE player_id = ?",
+    "UPDATE match_history_rounds SET winner_id = 0 WHERE winner_id = ?",
+    "UPDATE match_history SET winner_id = 0 WHERE winner_id = ?",
+)
+
 
 class HistoryPlayer(_Frozen):
     """A player of a finished match, as they were named then, and where they finished."""
@@ -308,28 +318,14 @@ class HistoryRepository:
         return await self._database.read(work)
 
     async def forget(self, player_id: int) -> int:
-        """Take a player out of every kept match (``/uno forget-me``): their name is erased
-        and their id becomes 0 (shown as "a former player"); the matches and their replays
-        stay for the others. How many seats were forgotten."""
+        """Take a player out of every kept match (``/uno forget-me``, with their standings):
+        see ``FORGET_SQL``. How many rows changed."""
 
         async def work(connection: Connection) -> int:
-            seats = await execute(
-                connection,
-                "UPDATE match_history_players SET player_id = 0, name = '',"
-                " engine_id = 'former' || CAST(seat AS TEXT) WHERE player_id = ?",
-                (player_id,),
-            )
-            await execute(
-                connection,
-                "UPDATE match_history_rounds SET winner_id = 0 WHERE winner_id = ?",
-                (player_id,),
-            )
-            await execute(
-                connection,
-                "UPDATE match_history SET winner_id = 0 WHERE winner_id = ?",
-                (player_id,),
-            )
-            return seats.rowcount
+            changed = 0
+            for sql in FORGET_SQL:
+                changed += (await execute(connection, sql, (player_id,))).rowcount
+            return changed
 
         return await self._database.write(work)
 

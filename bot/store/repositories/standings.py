@@ -17,6 +17,7 @@ from ..models import (
     is_computer,
 )
 from ._sql import GLOBAL_SCOPE, fetch_all, fetch_one, from_row
+from .history import FORGET_SQL as HISTORY_FORGET_SQL
 
 # Whitelisted column names: the sort key is interpolated into SQL.
 _SORT_COLUMNS: dict[SortKey, str] = {
@@ -211,3 +212,34 @@ class StandingsRepository:
             )
 
         return await self._database.statement(work)
+
+    async def forget(self, player_id: int) -> int:
+        """Erase a player's standings and stats: their totals (every leaderboard and /stats),
+        their scores and results in finished games, and their name. Returns the rows erased.
+
+        A live game keeps the player's seat, name and rounds until it ends (its rounds then
+        count as usual); the Discord id stays in finished games' rows as a round's winner, so
+        the other players' history stays whole.
+        """
+
+        async def work(connection: Connection) -> int:
+            erased = 0
+            for sql in _FORGET_SQL:
+                erased += (await connection.execute(sql, (player_id,))).rowcount
+            return erased
+
+        return await self._database.write(work)
+
+
+# What forget() erases; a live game's rows stay until it ends.
+_FORGET_SQL = (
+    "DELETE FROM player_totals WHERE player_id = ?",
+    "DELETE FROM match_results WHERE player_id = ?"
+    " AND game_id IN (SELECT id FROM games WHERE status <> 'live')",
+    "DELETE FROM round_scores WHERE player_id = ? AND round_id IN"
+    " (SELECT r.id FROM rounds AS r JOIN games AS g ON g.id = r.game_id WHERE g.status <> 'live')",
+    "UPDATE players SET display_name = '' WHERE id = ?"
+    " AND NOT EXISTS (SELECT 1 FROM game_players AS gp JOIN games AS g ON g.id = gp.game_id"
+    " WHERE gp.player_id = players.id AND g.status = 'live')",
+    *HISTORY_FORGET_SQL,
+)

@@ -20,6 +20,8 @@ from .draw import (
 from .palette import COLOR_BLIND, PALETTES, SHAPES, STANDARD, Palette, Shape
 from .table import (
     MAX_BYTES,
+    DrawnReport,
+    DrawnText,
     PictureWords,
     SeatPicture,
     TablePicture,
@@ -42,6 +44,8 @@ __all__ = [
     "Back",
     "CardArt",
     "CardWords",
+    "DrawnReport",
+    "DrawnText",
     "Palette",
     "PictureWords",
     "SeatPicture",

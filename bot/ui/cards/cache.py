@@ -34,7 +34,7 @@ from .palette import STANDARD, Palette
 
 # Raise on every change to the drawing code that alters pixels. (The hand buttons' emoji have
 # their own version and revisions in emoji.py: a new emoji set costs REST calls.)
-DESIGN_VERSION = 2
+DESIGN_VERSION = 3
 CARD_HEIGHT = 180
 EMOJI_SIZE = 128
 _PNG_START = b"\x89PNG\r\n\x1a\n"

@@ -55,6 +55,10 @@ _PLUS: dict[Kind, str] = {
     Kind.WILD_DRAW_TWO: "+2",
     Kind.WILD_DRAW_FOUR: "+4",
     Kind.WILD_DRAW_COLOR: "+?",
+    Kind.DRAW_FOUR: "+4",
+    Kind.WILD_REVERSE_DRAW_FOUR: "+4",
+    Kind.WILD_DRAW_SIX: "+6",
+    Kind.WILD_DRAW_TEN: "+10",
 }
 
 
@@ -105,15 +109,21 @@ ENGLISH_CARD_WORDS = CardWords(
         (Kind.DRAW_TWO, "DRAW TWO"),
         (Kind.DRAW_ONE, "DRAW ONE"),
         (Kind.DRAW_FIVE, "DRAW FIVE"),
-        (Kind.SKIP_EVERYONE, "SKIP ALL"),
+        (Kind.SKIP_EVERYONE, "SKIP EVERYONE"),
         (Kind.FLIP, "FLIP"),
         (Kind.WILD, "WILD"),
         (Kind.WILD_DRAW_FOUR, "DRAW FOUR"),
         (Kind.WILD_DRAW_TWO, "DRAW TWO"),
-        (Kind.WILD_DRAW_COLOR, "DRAW COLOR"),
+        (Kind.WILD_DRAW_COLOR, "DRAW COLOUR"),
         (Kind.WILD_SHUFFLE_HANDS, "SHUFFLE"),
         (Kind.WILD_SWAP_HANDS, "SWAP"),
         (Kind.WILD_CUSTOMIZABLE, "CUSTOM"),
+        (Kind.DRAW_FOUR, "DRAW FOUR"),
+        (Kind.DISCARD_ALL, "DISCARD ALL"),
+        (Kind.WILD_REVERSE_DRAW_FOUR, "REVERSE +4"),
+        (Kind.WILD_DRAW_SIX, "DRAW SIX"),
+        (Kind.WILD_DRAW_TEN, "DRAW TEN"),
+        (Kind.WILD_COLOR_ROULETTE, "ROULETTE"),
     ),
     # Pink and purple share an initial, so cards carry the whole word.
     colors=tuple((color, color.value.upper()) for color in Color),
@@ -363,13 +373,38 @@ def _symbol(pen: Pen, face: Face, x: float, y: float, r: float, fill: RGB) -> No
         _reverse(pen, x, y, r * 0.85, fill)
     elif face.kind is Kind.FLIP:
         _flip(pen, x, y, r)
+    elif face.kind is Kind.DISCARD_ALL:
+        _fan(pen, x, y, r, fill)
+
+
+def _fan(pen: Pen, x: float, y: float, r: float, fill: RGB) -> None:
+    """Three cards fanned out: No Mercy's Discard All sign (a hand thrown away)."""
+    w, h = r * 0.55, r * 0.85
+    for angle in (-25, 0, 25):
+        a = math.radians(angle)
+        cx, cy = x + math.sin(a) * r * 0.35, y - math.cos(a) * r * 0.05
+        corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)]
+        pts = [
+            (
+                pen.px(cx + px * math.cos(a) - py * math.sin(a)),
+                pen.px(cy + px * math.sin(a) + py * math.cos(a)),
+            )
+            for px, py in corners
+        ]
+        pen.draw.polygon(pts, fill=fill, outline=INK, width=max(1, pen.px(r * 0.07)))
 
 
 def _wild_sign(pen: Pen, kind: Kind, x: float, y: float, r: float) -> None:
     """A special wild's sign, +N or a drawn symbol (a plain Wild has none). Never a letter:
     the emoji and the fanned cards carry no word, so one picture serves every language."""
-    if kind in _PLUS:
+    if kind is Kind.WILD_REVERSE_DRAW_FOUR:
+        # The Reverse arrows above its +4, so it differs from a Wild Draw Four at a glance.
+        _reverse(pen, x, y - r * 0.32, r * 0.4, WHITE)
+        pen.text(x, y + r * 0.3, _PLUS[kind], r * 0.7, WHITE, r * 0.08)
+    elif kind in _PLUS:
         pen.text(x, y, _PLUS[kind], r * 0.95, WHITE, r * 0.1)
+    elif kind is Kind.WILD_COLOR_ROULETTE:
+        pen.text(x, y, "?", r * 1.1, WHITE, r * 0.1)
     elif kind is Kind.WILD_SWAP_HANDS:
         _reverse(pen, x, y, r * 0.55, WHITE)
     elif kind is Kind.WILD_SHUFFLE_HANDS:
@@ -462,23 +497,64 @@ def draw_back(back: Back, palette: Palette, height: int) -> Image.Image:
 
 def draw_emoji(face: Face, side: Side | None, palette: Palette, size: int = 128) -> Image.Image:
     """A square, wordless picture of ``face`` for a button: colour, shape and big sign. No
-    words: Discord's application emoji serve every server and language alike."""
+    words: Discord's application emoji serve every server and language alike.
+
+    Drawn for the 22 px Discord shows it at: the sign fills the square, edged in ink; the
+    colour's shape lies large behind it (a small corner mark would vanish); Skip Everyone is
+    one skip sign in a second ring, not two small ones."""
     side = side_of(face, side)
     pen = Pen((size, size), 100)
     frame = DARK_FRAME if side is Side.DARK else LIGHT_FRAME
     pen.rounded((0, 0, 100, 100), 18, (90, 90, 100) if side is Side.DARK else (150, 150, 150))
     pen.rounded((2, 2, 98, 98), 17, frame)
     if face.color is None:
-        pen.rounded((7, 7, 93, 93), 13, WILD_FIELD)
-        _wild_centre(pen, face, side, palette, 50, 50, 40)
+        pen.rounded((5, 5, 95, 95), 14, WILD_FIELD)
+        _wheel(pen, 50, 50, 42, side, palette)
+        _emoji_wild_sign(pen, face.kind)
         return pen.finish()
     field = palette.fill(face.color)
-    pen.rounded((7, 7, 93, 93), 13, field)
-    shape = SHAPES[face.color]
-    pen.shape(shape, 50, 52, 42, _tint(field, 0.3))
-    _symbol(pen, face, 50, 52, 29, WHITE)
-    pen.outlined_shape(shape, 80, 20, 9, WHITE)
+    pen.rounded((5, 5, 95, 95), 14, field)
+    pen.shape(SHAPES[face.color], 50, 52, 47, _tint(field, 0.35))
+    _emoji_sign(pen, face)
     return pen.finish()
+
+
+def _emoji_sign(pen: Pen, face: Face) -> None:
+    """A coloured card's sign, as large as the emoji allows."""
+    if face.kind is Kind.NUMBER:
+        _symbol(pen, face, 50, 52, 36, WHITE)
+    elif face.kind in _PLUS:
+        pen.text(50, 52, _PLUS[face.kind], 64, WHITE, 5.5)
+    elif face.kind is Kind.SKIP:
+        _skip(pen, 50, 51, 31, WHITE, 11)
+    elif face.kind is Kind.SKIP_EVERYONE:
+        _skip(pen, 50, 51, 23, WHITE, 9)
+        for grow, color in ((3.0, INK), (0.0, WHITE)):
+            ring = 40 + grow / 2
+            box = pen.box(50 - ring, 51 - ring, 50 + ring, 51 + ring)
+            pen.draw.ellipse(box, outline=color, width=pen.px(6 + grow))
+    elif face.kind is Kind.REVERSE:
+        _reverse(pen, 50, 52, 40, WHITE)
+    elif face.kind is Kind.FLIP:
+        _flip(pen, 50, 52, 50)
+    elif face.kind is Kind.DISCARD_ALL:
+        _fan(pen, 50, 54, 52, WHITE)
+
+
+def _emoji_wild_sign(pen: Pen, kind: Kind) -> None:
+    """A special wild's sign over its wheel, as large as the emoji allows (a plain Wild has
+    none: the wheel alone)."""
+    if kind in _PLUS and kind is not Kind.WILD_REVERSE_DRAW_FOUR:
+        pen.text(50, 52, _PLUS[kind], 56, WHITE, 6)
+    elif kind is Kind.WILD_SWAP_HANDS:
+        _reverse(pen, 50, 52, 36, WHITE)
+    elif kind is Kind.WILD_SHUFFLE_HANDS:
+        _shuffle(pen, 50, 52, 36, WHITE)
+    elif kind is Kind.WILD_CUSTOMIZABLE:
+        _pencil(pen, 50, 50, 40, WHITE)
+    else:
+        # The newer games' wilds (Reverse +4, Roulette, ...): the card's own sign, emoji-sized.
+        _wild_sign(pen, kind, 50, 52, 60)
 
 
 def draw_mini(face: Face | None, side: Side | None, palette: Palette, height: int) -> Image.Image:

@@ -31,8 +31,10 @@ NAME_RE = re.compile(r"[A-Za-z0-9_]{2,32}")
 OURS_RE = re.compile(r"uf(?P<version>[0-9]+)(?P<palette>[a-z]+)_[a-z0-9_]+")
 # The emoji's own version, apart from the card art's DESIGN_VERSION: a change to the faces
 # (their words, the table's language) leaves the emoji as they are. Raising it replaces every
-# emoji of every palette, one REST call each (about 120 per palette).
-EMOJI_VERSION = 1
+# emoji of every palette, one REST call each (about 120 per palette). Version 2 (issue 31): every
+# emoji redrawn for the 22 px Discord shows it at (big signs, no small marks), and the standard
+# palette's pink and teal changed.
+EMOJI_VERSION = 2
 # Faces whose emoji art changed within EMOJI_VERSION: a new name replaces only these (the old
 # emoji is deleted as retired), and every other emoji keeps its name and is found after a
 # restart. Revision 2: the letters "S" and "C" on these wilds became symbols, so no emoji

@@ -60,16 +60,21 @@ STANDARD = Palette(
         Color.YELLOW: (242, 196, 15),
         Color.GREEN: (46, 150, 70),
         Color.BLUE: (20, 95, 200),
-        Color.PINK: (230, 70, 150),
-        Color.TEAL: (0, 160, 160),
+        # Deeper pink and bluer teal than UNO Flip's print: under simulated deuteranopia the
+        # print's pink and teal were the same grey (ΔE 12); these stay over 20 apart.
+        Color.PINK: (230, 60, 140),
+        Color.TEAL: (0, 170, 180),
         Color.ORANGE: (240, 120, 20),
         Color.PURPLE: (120, 60, 180),
     },
 )
 
 # Okabe & Ito's palette for colour-vision deficiencies (vermillion, yellow, bluish green, blue;
-# reddish purple, sky blue, orange), plus a dark violet for purple, which it lacks: within a side
-# the four colours differ in lightness as well as hue.
+# reddish purple, sky blue, orange), plus a dark violet for purple, which it lacks. Within a side
+# the four colours stay apart in hue as a deuteranope or protanope sees them (every two at least
+# ΔE 20 in CIELAB, tests/ui/test_colour_vision.py), not in lightness alone: orange and sky blue
+# are both about L70, vermillion and bluish green L54 and L58. The shape on every card is the cue
+# that needs no colour vision at all.
 COLOR_BLIND = Palette(
     "cb",
     {

@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.engine import Game, RuleSet, public_view, view_for
 from bot.engine.cards import Face, Side
+from bot.engine.events import Event
 from bot.engine.moves import PlayCard
 
 from ..text import sort_key
@@ -30,6 +31,7 @@ def flip_tables(seed: int = 7) -> tuple[TablePicture, TablePicture]:
     game = Game.new(list(NAMES), RuleSet(variant="flip"), seed=seed)
     rng = random.Random(seed)
     light: TablePicture | None = None
+    events: list[Event] = []  # the last move's, marked on the picture
     for _ in range(2000):
         player = game.current_player
         if player is None:
@@ -40,12 +42,12 @@ def flip_tables(seed: int = 7) -> tuple[TablePicture, TablePicture]:
             and light is None
             and sum(o.card_count for o in view.opponents) <= 26
         ):
-            light = table_picture(view, NAMES.__getitem__)
+            light = table_picture(view, NAMES.__getitem__, events)
         if view.side is Side.DARK and light is not None and view.phase == "play":
-            return light, table_picture(view, NAMES.__getitem__)
+            return light, table_picture(view, NAMES.__getitem__, events)
         moves = game.legal_moves(player)
         plays = [m for m in moves if isinstance(m, PlayCard)]
-        game.apply(player, rng.choice(plays or moves))
+        events = game.apply(player, rng.choice(plays or moves))
     raise RuntimeError(f"seed {seed} never reached the dark side; try another")
 
 
@@ -55,8 +57,9 @@ def classic_hand(seed: int = 3) -> list[Face]:
     return sorted((h.face for h in view_for(game, "p1").hand), key=sort_key)
 
 
-def hand_strip(faces: list[Face], art: CardArt, height: int = 150, step: int = 84) -> Image.Image:
-    """Cards side by side, slightly overlapping, on a transparent background."""
+def hand_strip(faces: list[Face], art: CardArt, height: int = 150, step: int = 104) -> Image.Image:
+    """Cards side by side (the step leaves each card's printed word whole), on a transparent
+    background."""
     width = round(height / 1.5)
     strip = Image.new("RGBA", (width + step * (len(faces) - 1) + 8, height + 8), (0, 0, 0, 0))
     for i, face in enumerate(faces):

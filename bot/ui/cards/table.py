@@ -9,9 +9,11 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.engine import events as ev
 from bot.engine.cards import Color, Face, Side
 from bot.engine.variants import variant as variant_entry
 from bot.engine.view import PlayerView
@@ -20,19 +22,55 @@ from ..text import sort_key
 from .cache import CardArt
 from .catalog import all_faces
 from .draw import ENGLISH_CARD_WORDS, SUPERSAMPLE, Back, CardWords, shape_mask
-from .names import Font, drawable, fitted_text, name_font, safe_name
+from .names import Font, drawable, fit, fitted_text, name_font, safe_name
 from .palette import INK, RGB, SHAPES, WHITE, Palette
 
-WIDTH = 800
-PAD = 20
-HEADER = 250
-# Fanned mini cards: (height, visible strip showing its sign and shape). Up to 6 players they
-# are as large as a phone needs; more players get smaller ones so the picture stays short.
-MINI_SIZES = ((6, 72, 21), (10, 60, 17))
-TOP_HEIGHT = 210  # the top card
-PILE_HEIGHT = 165  # the draw pile
+# Discord shows the picture at most about 262 px wide on a phone and within 400x300 on a
+# desktop (docs/table-picture.md): 600 px wide with words of at least WORD px keeps every word
+# at 12 px or more on both, as long as the picture is at most 25 words tall.
+WIDTH = 600
+PAD = 12
+HEADER = 210
+WORD = 28  # the smallest word the picture draws (names, counts, badges, the header's lines)
+TURN_WORD = 40  # the player to move, in the header
+
+
+@dataclass(frozen=True, slots=True)
+class _Sizes:
+    """The card sizes of a layout: up to ``players`` players, the top card, the draw pile and
+    the fanned cards (height, and the strip of each that stays visible when many overlap)."""
+
+    players: int
+    top: int
+    pile: int
+    mini: int
+    strip: int
+
+
+# Up to 6 players the cards are as large as the header and two columns allow; 7 to 10 get
+# smaller ones so five rows of seats keep the picture at most 25 words tall.
+SIZES = (_Sizes(6, 170, 120, 56, 15), _Sizes(10, 140, 100, 40, 11))
+NAME_ROW = 38  # a seat's name row, above its fanned cards
+ROW_GAP = 6  # between rows of seats
 FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
+FAN_SPREAD = 0.85  # the widest step of a fan, as a share of a fanned card's width
+PREVIOUS_SHOWN = 2  # discards shown fanned out under the top card
+# How the previous discards lie under the top card: turned (degrees) and moved right (pixels).
+PREVIOUS_LIE = ((-8, 20), (-4, 11))
+DECK_LAYERS = 3  # card edges drawn under the draw pile so it reads as a deck
+DRAW_MARK: RGB = (200, 30, 30)  # the "+2" of a seat that just drew
 MAX_BYTES = 100_000
+# The current seat's ring: an ink edge this wide, then the turn colour up to CURRENT_RING.
+CURRENT_EDGE = 3
+CURRENT_RING = 8
+# The header's right-hand column (its x follows the cards): the player to move, the colour in
+# play, the direction, the next player and the draw pile's count, each a row at this y.
+TURN_Y = 28
+SWATCH_Y, SWATCH_HEIGHT = 50, 40
+DIRECTION_Y = 114
+NEXT_Y = 150
+PILE_COUNT_Y = 186
+PEEK = 36  # room right of the top card for the previous discards peeking out
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +136,11 @@ class TablePicture:
     players: tuple[SeatPicture, ...]
     draw_pile_count: int
     draw_pile_back: Face | None = None
+    # What the last move did: the one or two cards played before the top (oldest first), who
+    # drew how many (seat index, count) and whose turns were skipped (seat indexes).
+    previous: tuple[Face, ...] = ()
+    drew: tuple[tuple[int, int], ...] = ()
+    skipped: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,16 +154,53 @@ class PictureWords:
     draw_pile: str  # "Draw: 42"
     color: str  # "RED", or "ANY COLOUR" before a colour is named
     direction: str  # "Clockwise"
-    side: str  # "LIGHT SIDE" in Flip, "" in classic
     uno: str  # the badge of a player who called UNO
-    counts: tuple[str, ...]  # "7 cards" for each seat, in seat order
     next: str  # "Next: {name}"
     player: str  # "Player {number}": a seat whose name has nothing drawable
     cards: CardWords  # the words printed on the top card and the Flip pile's face
 
 
-def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
-    """The picture's inputs from a view (a spectator's or a player's: both are public here)."""
+@dataclass(frozen=True, slots=True)
+class DrawnText:
+    """One of the picture's words as drawn: its text, font size and box (pixels)."""
+
+    text: str
+    size: int
+    box: tuple[int, int, int, int]
+
+
+@dataclass(slots=True)
+class DrawnReport:
+    """What a drawing reports of itself, for the tests that measure it: every word drawn and
+    every seat's cell (x, y, width, height)."""
+
+    texts: list[DrawnText]
+    cells: list[tuple[int, int, int, int]]
+
+
+class _ReportingDraw(ImageDraw.ImageDraw):
+    """An ImageDraw that notes each line of text it draws in ``texts``."""
+
+    def __init__(self, image: Image.Image, texts: list[DrawnText]) -> None:
+        super().__init__(image)
+        self.texts = texts
+
+    def text(
+        self, xy: Any, text: Any, fill: Any = None, font: Any = None, *args: Any, **kwargs: Any
+    ) -> None:
+        """Draw the text, then note its box."""
+        super().text(xy, text, fill, font, *args, **kwargs)
+        anchor = kwargs.get("anchor")
+        box = self.textbbox(xy, text, font=font, anchor=anchor)
+        size = int(getattr(font, "size", 0))
+        self.texts.append(DrawnText(str(text), size, tuple(round(v) for v in box)))  # type: ignore[arg-type]
+
+
+def table_picture(
+    view: PlayerView, name: Callable[[str], str], events: Sequence[ev.Event] = ()
+) -> TablePicture:
+    """The picture's inputs from a view (a spectator's or a player's: both are public here)
+    and the last move's ``events`` (who drew, whose turn was skipped)."""
     by_player = {o.player: o for o in view.opponents}
     order = view.seats or tuple(by_player)
     seats = []
@@ -145,15 +225,36 @@ def table_picture(view: PlayerView, name: Callable[[str], str]) -> TablePicture:
         players=tuple(seats),
         draw_pile_count=view.draw_pile_count,
         draw_pile_back=view.draw_pile_back,
+        previous=view.discards[-1 - PREVIOUS_SHOWN : -1],
+        **_last_move(order, events),
     )
 
 
-def render_table(picture: TablePicture, art: CardArt, words: PictureWords) -> Image.Image:
-    """The table picture as an RGB image, WIDTH pixels wide, with ``words`` for its text."""
+def _last_move(order: Sequence[str], events: Sequence[ev.Event]) -> dict[str, Any]:
+    """The picture's marks of a move: cards drawn by seat, and the seats skipped."""
+    seat = {player: index for index, player in enumerate(order)}
+    drawn: dict[int, int] = {}
+    skipped: list[int] = []
+    for event in events:
+        if isinstance(event, ev.CardsDrawn) and event.player in seat and event.count:
+            index = seat[event.player]
+            drawn[index] = drawn.get(index, 0) + event.count
+        elif isinstance(event, ev.TurnSkipped) and event.player in seat:
+            skipped.append(seat[event.player])
+    return {"drew": tuple(drawn.items()), "skipped": tuple(dict.fromkeys(skipped))}
+
+
+def render_table(
+    picture: TablePicture, art: CardArt, words: PictureWords, report: DrawnReport | None = None
+) -> Image.Image:
+    """The table picture as an RGB image, WIDTH pixels wide, with ``words`` for its text;
+    ``report``, when given, is filled with every word drawn and every seat's cell."""
     layout = _Layout(picture)
     canvas = _background(picture, layout, art.palette)
-    draw = ImageDraw.Draw(canvas)
-    _header(canvas, draw, picture, art, words)
+    draw = ImageDraw.Draw(canvas) if report is None else _ReportingDraw(canvas, report.texts)
+    if report is not None:
+        report.cells.extend(layout.cell(index) for index in range(len(picture.players)))
+    _header(canvas, draw, picture, layout, art, words)
     for index, seat in enumerate(picture.players):
         _seat(canvas, draw, picture, layout, index, seat, art, words)
     return canvas
@@ -183,19 +284,18 @@ def warm(art: CardArt, words: CardWords = ENGLISH_CARD_WORDS, part: int = 0, par
     can be handed out in pieces that can be called off between them."""
     pictures = 0
     for face, side in all_faces()[part::parts]:
-        art.face_image(face, side, TOP_HEIGHT, words)
-        art.face_image(face, side, PILE_HEIGHT, words)
-        pictures += 2
-        for _, height, _ in MINI_SIZES:
-            art.mini_image(face, side, height)
-            pictures += 1
+        for sizes in SIZES:
+            art.face_image(face, side, sizes.top, words)
+            art.face_image(face, side, sizes.pile, words)
+            art.mini_image(face, side, sizes.mini)
+            pictures += 3
     if part != 0:
         return pictures
-    for back in Back:
-        art.back_image(back, PILE_HEIGHT)
-        pictures += 1
-    for _, height, _ in MINI_SIZES:
-        art.mini_image(None, None, height)
+    for sizes in SIZES:
+        for back in Back:
+            art.back_image(back, sizes.pile)
+            pictures += 1
+        art.mini_image(None, None, sizes.mini)
         pictures += 1
     return pictures
 
@@ -204,15 +304,25 @@ def warm(art: CardArt, words: CardWords = ENGLISH_CARD_WORDS, part: int = 0, par
 
 
 class _Layout:
-    """Where every seat's cell goes: one column up to 3 players, two beyond."""
+    """Where everything goes, chosen by the number of players: one column of seats up to 3
+    players, two beyond; from 7 players smaller cards so five rows stay short."""
 
     def __init__(self, picture: TablePicture) -> None:
         count = len(picture.players)
+        self.sizes = next(sizes for sizes in SIZES if count <= sizes.players)
         self.columns = 1 if count <= 3 else 2
-        self.cell_width = (WIDTH - 2 * PAD - (self.columns - 1) * PAD // 2) // self.columns
-        self.fan_width = self.cell_width - 28
-        _, self.mini, self.step = next(size for size in MINI_SIZES if count <= size[0])
+        self.cell_width = (WIDTH - 2 * PAD - (self.columns - 1) * PAD) // self.columns
+        self.fan_width = self.cell_width - 2 * CURRENT_RING - 8
+        self.mini = self.sizes.mini
+        self.step = self.sizes.strip
         self.mini_width = round(self.mini / 1.5)
+        # The header: the deck, the top card (with room for the discards under it to peek
+        # out), then the column of words.
+        self.pile_x = PAD
+        self.pile_width = round(self.sizes.pile / 1.5)
+        self.top_x = PAD + self.pile_width + 3 * DECK_LAYERS + 8
+        self.top_width = round(self.sizes.top / 1.5)
+        self.column_x = self.top_x + self.top_width + PEEK
         self.lines = [self._fan_lines(seat) for seat in picture.players]
         rows = -(-count // self.columns)
         self.row_heights = [
@@ -222,7 +332,7 @@ class _Layout:
             )
             for r in range(rows)
         ]
-        self.height = HEADER + sum(self.row_heights) + PAD // 2 * rows + PAD // 2
+        self.height = HEADER + sum(self.row_heights) + ROW_GAP * rows
 
     def _fan_lines(self, seat: SeatPicture) -> int:
         shown = len(seat.backs) if seat.backs is not None else min(seat.count, 1)
@@ -232,13 +342,13 @@ class _Layout:
         return min(FAN_LINES, -(-shown // per_line)) if seat.backs is not None else 1
 
     def _cell_height(self, lines: int) -> int:
-        return 52 + lines * (self.mini + 6) + (6 if lines else 0)
+        return NAME_ROW + lines * (self.mini + 4) + CURRENT_RING
 
     def cell(self, index: int) -> tuple[int, int, int, int]:
         """The (x, y, width, height) of seat ``index``'s cell."""
         row, column = divmod(index, self.columns)
-        x = PAD + column * (self.cell_width + PAD // 2)
-        y = HEADER + sum(self.row_heights[:row]) + PAD // 2 * row
+        x = PAD + column * (self.cell_width + PAD)
+        y = HEADER + sum(self.row_heights[:row]) + ROW_GAP * row
         return x, y, self.cell_width, self.row_heights[row]
 
 
@@ -263,29 +373,42 @@ def _background(picture: TablePicture, layout: _Layout, palette: Palette) -> Ima
         x, y, w, h = layout.cell(index)
         box = (x * s, y * s, (x + w) * s, (y + h) * s)
         if seat.is_current:
-            draw.rounded_rectangle(box, 14 * s, fill=theme.current)
-            inner = (box[0] + 4 * s, box[1] + 4 * s, box[2] - 4 * s, box[3] - 4 * s)
-            draw.rounded_rectangle(inner, 11 * s, fill=theme.current_cell)
+            # A thick ring that stands out from the felt by lightness, not hue alone, so the
+            # player to move is found in grayscale too: an ink edge, then the turn colour.
+            draw.rounded_rectangle(box, 14 * s, fill=INK)
+            ring = _inset(box, CURRENT_EDGE * s)
+            draw.rounded_rectangle(ring, 12 * s, fill=theme.current)
+            inner = _inset(box, CURRENT_RING * s)
+            draw.rounded_rectangle(inner, 9 * s, fill=theme.current_cell)
         else:
             draw.rounded_rectangle(box, 14 * s, fill=theme.cell)
         if index == following:
             draw.rounded_rectangle(box, 14 * s, outline=theme.muted, width=2 * s)
     # The colour in play: a swatch with its shape, so it reads without colour vision.
-    sx, sy = 360, 34
+    sx, sy = layout.column_x, SWATCH_Y
     fill = palette.fill(picture.color) if picture.color is not None else (90, 90, 96)
-    draw.rounded_rectangle((sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, fill=fill)
-    draw.rounded_rectangle(
-        (sx * s, sy * s, (sx + 250) * s, (sy + 64) * s), 14 * s, outline=INK, width=3 * s
-    )
+    swatch = (sx * s, sy * s, (WIDTH - PAD) * s, (sy + SWATCH_HEIGHT) * s)
+    draw.rounded_rectangle(swatch, 12 * s, fill=fill)
+    draw.rounded_rectangle(swatch, 12 * s, outline=INK, width=3 * s)
     if picture.color is not None:
         shape = SHAPES[picture.color]
-        for radius, colour in ((22, INK), (17, WHITE)):
+        middle = sy + SWATCH_HEIGHT // 2
+        for radius, colour in ((15, INK), (11, WHITE)):
             mask = shape_mask(shape, radius * s)
-            big.paste(colour, ((sx + 36 - radius) * s, (sy + 32 - radius) * s), mask)
+            big.paste(colour, ((sx + 24 - radius) * s, (middle - radius) * s), mask)
     # The top card's halo in the colour in play, edged so it stands out from any table.
-    draw.rounded_rectangle((152 * s, 8 * s, 308 * s, 242 * s), 19 * s, fill=INK)
-    draw.rounded_rectangle((154 * s, 10 * s, 306 * s, 240 * s), 18 * s, fill=fill)
+    tx, tw, th = layout.top_x, layout.top_width, layout.sizes.top
+    draw.rounded_rectangle(
+        ((tx - 7) * s, 5 * s, (tx + tw + 7) * s, (th + 21) * s), 17 * s, fill=INK
+    )
+    draw.rounded_rectangle(
+        ((tx - 5) * s, 7 * s, (tx + tw + 5) * s, (th + 19) * s), 16 * s, fill=fill
+    )
     return big.reduce(s)
+
+
+def _inset(box: tuple[int, int, int, int], by: int) -> tuple[int, int, int, int]:
+    return box[0] + by, box[1] + by, box[2] - by, box[3] - by
 
 
 def _direction_icon(direction: int, color: RGB, r: int = 24) -> Image.Image:
@@ -330,8 +453,12 @@ def _word(
     anchor: str = "lm",
     stroke: int = 0,
 ) -> float:
-    """Draw one of the picture's words at most ``width`` wide; returns its drawn width."""
+    """Draw one of the picture's words at most ``width`` wide, never smaller than WORD (cut
+    with an ellipsis instead); returns its drawn width."""
     shown, face = fitted_text(text, size, width)
+    if face.size < WORD:
+        face = name_font(WORD)
+        shown = fit(drawable(text, face), face, width)
     _text(draw, xy, shown, face, fill, anchor, stroke)
     return face.getlength(shown)
 
@@ -344,6 +471,7 @@ def _header(
     canvas: Image.Image,
     draw: ImageDraw.ImageDraw,
     picture: TablePicture,
+    layout: _Layout,
     art: CardArt,
     words: PictureWords,
 ) -> None:
@@ -351,43 +479,76 @@ def _header(
     entry = variant_entry(picture.variant)
     flip = entry.double_sided
     back_side = Side.LIGHT if picture.side is Side.DARK else Side.DARK
+    height = layout.sizes.pile
     # The draw pile: in Flip its top card's other side is public; otherwise a plain back.
     if picture.draw_pile_count and flip and picture.draw_pile_back is not None:
-        pile = art.face_image(picture.draw_pile_back, back_side, PILE_HEIGHT, words.cards)
+        pile = art.face_image(picture.draw_pile_back, back_side, height, words.cards)
     elif picture.draw_pile_count:
-        pile = art.back_image(
-            Back(back_side.name.lower()) if flip else Back(entry.art), PILE_HEIGHT
-        )
+        pile = art.back_image(Back(back_side.name.lower()) if flip else Back(entry.art), height)
     else:
         pile = None
+    px, py = layout.pile_x, 16
     if pile is not None:
-        _paste(canvas, pile, PAD + 4, 26)
+        # A deck, not a card in play: the edges of the cards under its top show below it.
+        for layer in range(min(DECK_LAYERS, picture.draw_pile_count - 1), 0, -1):
+            shift = 3 * layer
+            box = (
+                px + shift,
+                py + shift,
+                px + shift + pile.width - 1,
+                py + shift + pile.height - 1,
+            )
+            draw.rounded_rectangle(box, 8, fill=WHITE, outline=INK, width=2)
+        _paste(canvas, pile, px, py)
     else:
-        draw.rounded_rectangle((PAD + 4, 26, PAD + 114, 191), 10, outline=theme.muted, width=3)
-    _word(draw, (PAD + 59, 214), words.draw_pile, 24, 130, theme.text, "mm", theme.stroke)
-    top = art.face_image(picture.top, picture.side, TOP_HEIGHT, words.cards)
-    _paste(canvas, top, 160, 16)
-    # Beside the colour's shape in the swatch, or centred in it when no colour is named yet.
+        box = (px, py, px + layout.pile_width, py + height)
+        draw.rounded_rectangle(box, 8, outline=theme.muted, width=3)
+    # The one or two cards played before the top, turned and peeking out from under it.
+    top_height = layout.sizes.top
+    lies = PREVIOUS_LIE[-len(picture.previous) :] if picture.previous else ()
+    for face, (angle, shift) in zip(picture.previous, lies, strict=True):
+        under = art.face_image(face, picture.side, top_height, words.cards)
+        turned = under.rotate(angle, Image.Resampling.BICUBIC, expand=True)
+        cx, cy = layout.top_x + under.width // 2 + shift, 12 + under.height // 2 + 4
+        _paste(canvas, turned, cx - turned.width // 2, cy - turned.height // 2)
+    top = art.face_image(picture.top, picture.side, top_height, words.cards)
+    _paste(canvas, top, layout.top_x, 12)
+    # The column of words: who plays, the colour, the direction, who is next, the pile.
+    x = layout.column_x
+    width = WIDTH - PAD - x
+    middle = SWATCH_Y + SWATCH_HEIGHT // 2
     if picture.color is not None:
-        _word(draw, (430, 66), words.color, 32, 170, anchor="lm", stroke=3)
+        _word(draw, (x + 46, middle), words.color, WORD, width - 54, anchor="lm", stroke=3)
     else:
-        _word(draw, (485, 66), words.color, 32, 230, anchor="mm", stroke=3)
-    icon = _direction_icon(picture.direction, theme.text)
-    _paste(canvas, icon, 385 - icon.width // 2, 142 - icon.height // 2)
-    _word(draw, (422, 142), words.direction, 28, WIDTH - PAD - 422, theme.text, stroke=theme.stroke)
+        _word(draw, (x + width // 2, middle), words.color, WORD, width - 12, anchor="mm", stroke=3)
+    icon = _direction_icon(picture.direction, theme.text, 14)
+    _paste(canvas, icon, x + 14 - icon.width // 2, DIRECTION_Y - icon.height // 2)
+    direction = words.direction
+    _word(draw, (x + 38, DIRECTION_Y), direction, WORD, width - 38, theme.text, stroke=theme.stroke)
+    _turn(draw, picture, x, words)
+    _word(draw, (x, PILE_COUNT_Y), words.draw_pile, WORD, width, theme.muted, stroke=theme.stroke)
+
+
+def _turn(draw: ImageDraw.ImageDraw, picture: TablePicture, x: int, words: PictureWords) -> None:
+    """The player to move, first and large ("▶ Bjørn"), and below, who follows ("Next: Åsa")."""
+    theme = THEMES[picture.side]
+    width = WIDTH - PAD - x
+    current = next((i for i, seat in enumerate(picture.players) if seat.is_current), None)
+    if current is not None:
+        marker = [(x, TURN_Y - 14), (x, TURN_Y + 14), (x + 24, TURN_Y)]
+        draw.polygon(marker, fill=theme.current, outline=INK, width=2)
+        face = name_font(TURN_WORD)
+        fallback = words.player.format(number=current + 1)
+        label = safe_name(picture.players[current].name, face, width - 34, fallback)
+        _text(draw, (x + 34, TURN_Y), label, face, theme.text, stroke=theme.stroke)
     following = _next_seat(picture)
     if following is not None:
         seat = picture.players[following]
-        face, width = name_font(26), WIDTH - PAD - 360
+        face = name_font(WORD)
         room = width - face.getlength(drawable(words.next.format(name=""), face))
         fallback = words.player.format(number=following + 1)
         label = words.next.format(name=safe_name(seat.name, face, room, fallback))
-        _word(draw, (360, 208), label, 26, width, theme.muted, stroke=theme.stroke)
-    if flip:
-        dark = picture.side is Side.DARK
-        paper, ink = (INK, WHITE) if dark else (WHITE, INK)
-        draw.rounded_rectangle((630, 38, 780, 94), 16, fill=paper, outline=ink, width=2)
-        _word(draw, (705, 66), words.side, 22, 136, ink, "mm")
+        _word(draw, (x, NEXT_Y), label, WORD, width, theme.muted, stroke=theme.stroke)
 
 
 def _seat(
@@ -400,25 +561,63 @@ def _seat(
     art: CardArt,
     words: PictureWords,
 ) -> None:
+    """A seat's cell: its name, then at the right its badges (the cards just drawn, UNO) and
+    its card count (a card and the number: the fanned cards say what is counted), then the
+    fanned cards."""
     theme = THEMES[picture.side]
-    x, y, w, _ = layout.cell(index)
-    count_text, count_font = fitted_text(words.counts[index], 28, w // 2)
-    count_width = count_font.getlength(count_text)
-    uno = seat.said_uno and seat.count == 1
-    name_x = x + 14
+    x, y, w, h = layout.cell(index)
+    row = y + CURRENT_RING + (NAME_ROW - CURRENT_RING) // 2
+    count_face = name_font(WORD)
+    count = str(seat.count)
+    right = x + w - CURRENT_RING - 6
+    _text(draw, (right, row), count, count_face, theme.text, "rm", theme.stroke)
+    right -= round(count_face.getlength(count)) + 6
+    _card_glyph(draw, right - 16, row, theme)
+    right -= 28
+    if seat.said_uno and seat.count == 1:
+        right -= 78
+        draw.rounded_rectangle((right, row - 15, right + 74, row + 15), 10, fill=(220, 40, 40))
+        _word(draw, (right + 37, row), words.uno, WORD, 70, WHITE, "mm")
+    drew = dict(picture.drew).get(index, 0)
+    if drew:
+        # What the last move gave this player: "+2", in the colour of a draw card's warning.
+        right -= 66
+        box = (right, row - 16, right + 62, row + 16)
+        draw.rounded_rectangle(box, 10, fill=DRAW_MARK, outline=INK, width=2)
+        _word(draw, (right + 31, row), f"+{drew}", WORD, 58, WHITE, "mm", 2)
+    name_x = x + CURRENT_RING + 6
     if seat.is_current:
-        marker = [(x + 14, y + 13), (x + 14, y + 41), (x + 36, y + 27)]
+        marker = [(name_x, row - 11), (name_x, row + 11), (name_x + 18, row)]
         draw.polygon(marker, fill=theme.current, outline=INK)
-        name_x = x + 44
-    room = x + w - 16 - count_width - 14 - (70 if uno else 0) - name_x
-    label = safe_name(seat.name, name_font(26), room, words.player.format(number=index + 1))
-    _text(draw, (name_x, y + 27), label, name_font(26), theme.text, stroke=theme.stroke)
-    _text(draw, (x + w - 16, y + 27), count_text, count_font, theme.text, "rm", theme.stroke)
-    if uno:
-        ux = x + w - 16 - count_width - 76
-        draw.rounded_rectangle((ux, y + 12, ux + 64, y + 42), 12, fill=(220, 40, 40))
-        _word(draw, (ux + 32, y + 27), words.uno, 20, 58, WHITE, "mm")
-    _fan(canvas, picture, layout, index, seat, art, x + 14, y + 52)
+        name_x += 24
+    face = name_font(WORD)
+    label = safe_name(seat.name, face, right - 8 - name_x, words.player.format(number=index + 1))
+    _text(draw, (name_x, row), label, face, theme.text, stroke=theme.stroke)
+    _fan(canvas, picture, layout, index, seat, art, x + CURRENT_RING + 4, y + NAME_ROW)
+    if index in picture.skipped:
+        _skip_mark(canvas, x + w - 44, y + NAME_ROW + (h - NAME_ROW) // 2, 24)
+
+
+def _card_glyph(draw: ImageDraw.ImageDraw, cx: int, cy: int, theme: Theme) -> None:
+    """A small upright card: what the number beside it counts."""
+    box = (cx - 9, cy - 13, cx + 9, cy + 13)
+    draw.rounded_rectangle(box, 4, fill=theme.cell, outline=theme.text, width=3)
+
+
+def _skip_mark(canvas: Image.Image, cx: int, cy: int, r: int = 30) -> None:
+    """A big ⊘ over a seat whose turn the last move skipped: red, edged in white and ink."""
+    s = SUPERSAMPLE
+    size = 2 * (r + 6) * s
+    mark = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(mark)
+    c = size / 2
+    for width, colour in ((14, INK), (10, WHITE), (6, DRAW_MARK)):
+        reach = (r - (14 - width) // 2) * s
+        draw.ellipse((c - reach, c - reach, c + reach, c + reach), outline=colour, width=width * s)
+        slant = reach * 0.7
+        draw.line((c - slant, c + slant, c + slant, c - slant), fill=colour, width=width * s)
+    mark = mark.reduce(s)
+    canvas.paste(mark, (cx - mark.width // 2, cy - mark.height // 2), mark)
 
 
 def _fan(
@@ -443,7 +642,10 @@ def _fan(
     else:
         minis = [art.mini_image(None, None, layout.mini)] * min(seat.count, 30)
     per_line = -(-len(minis) // lines)
-    step = min(layout.step, (layout.fan_width - layout.mini_width) / max(1, per_line - 1))
+    # Spread to the cell: a few cards lie almost side by side (their signs whole), many
+    # overlap down to the strip that still shows each sign.
+    widest = layout.mini_width * FAN_SPREAD
+    step = min(widest, (layout.fan_width - layout.mini_width) / max(1, per_line - 1))
     for i, mini in enumerate(minis):
         line, position = divmod(i, per_line)
         _paste(canvas, mini, x + round(position * step), y + line * (layout.mini + 6))
