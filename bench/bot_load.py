@@ -31,6 +31,17 @@ production, and the driver waits for each click's callback request instead of se
     .venv/bin/python -m bench.bot_load                      # 100 and 1,000 games, 2 min
     .venv/bin/python -m bench.bot_load --games 100 --clicks 5   # quick check
 
+With ``--discord-window``, the bot's counted requests (those Discord's global limit counts) meet
+a stand-in that enforces it: each is held a random 10-150 ms on the way, counted on arrival,
+refused with a global 429 past 50 in any one-second window (retried after its wait, through the
+bot's gate, as discord.py does) and answered 10-100 ms later. With ``--ai-tables N``, every
+N-th table seats a computer player too. Staleness is the time from a move to the table showing
+it (the update drawn after the move reaching Discord), for moves by clicks and by computer
+players and timers apart (issue 28):
+
+    .venv/bin/python -m bench.bot_load --games 60 1000 --clicks 4 --hand-then-move \
+        --discord-window --ai-tables 5 --pictures off
+
 With ``--trace-slow MS``, each timed click slower than MS is listed with what the event loop ran
 meanwhile and whether the process had the CPU (``bench/loop_trace.py``):
 
@@ -51,14 +62,16 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any
+from urllib.parse import urlsplit
 
+import discord
 import simcord
 from pydantic import SecretStr
 from simcord._dpy_internals import release_clocks
@@ -68,6 +81,7 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Game, Phase
 from bot.engine.events import Event
+from bot.public_messages import PublicMessages
 from bot.sessions import SAVE_WAIT, GameSession
 from bot.ui.cards import CardArt
 from bot.ui.cards.emoji import CardEmojis
@@ -202,12 +216,125 @@ class EditWatch:
 
     def most_in_one_second(self) -> int:
         """The most edits started in any one-second window."""
-        most = first = 0
-        for last, started in enumerate(self.starts):
-            while self.starts[first] <= started - 1.0:
-                first += 1
-            most = max(most, last - first + 1)
-        return most
+        return most_in_window(self.starts)
+
+
+GLOBAL_LIMIT = 50  # Discord's: counted requests in any one second, across the bot
+
+
+@dataclass
+class WindowedDiscord:
+    """Discord's global limit, enforced where Discord counts: on each counted request's arrival.
+
+    Wraps SimCord's HTTP client (the bot's ``http.request``: every REST call that is not an
+    interaction's answer or through its token). Each attempt first waits for the bot's own gate
+    (as the aiohttp trace makes it do in production), is held on the way, counted on arrival,
+    refused with a global 429 past ``GLOBAL_LIMIT`` in the last second (then retried after its
+    wait, as discord.py does, through the gate again) and answered after a return delay."""
+
+    rng: random.Random = field(default_factory=lambda: random.Random(28))
+    arrivals: list[float] = field(default_factory=list)
+    refused: int = 0
+    counting: bool = False
+    _recent: deque[float] = field(default_factory=deque)
+
+    def install(self, bot: UnoBot) -> None:
+        """Put the stand-in between the bot's HTTP client and SimCord."""
+        original = bot.http.request
+        gate = bot.gate
+
+        async def windowed(route: Any, **kwargs: Any) -> Any:
+            path = urlsplit(route.url).path
+            for _ in range(5):
+                slot = await gate.before(path)
+                status = 200
+                try:
+                    if slot is not None:
+                        await asyncio.sleep(self.rng.uniform(0.01, 0.15))
+                        if not self.arrive():
+                            status = 429
+                    if status == 200:
+                        return await original(route, **kwargs)
+                finally:
+                    if slot is not None:
+                        await asyncio.sleep(self.rng.uniform(0.01, 0.1))
+                    gate.after(slot, route.method, path, status, {})
+                await asyncio.sleep(1.0)  # the 429's retry_after, then discord.py tries again
+            raise discord.HTTPException(_Refused(), {"message": "rate limited", "global": True})
+
+        bot.http.request = windowed  # type: ignore[method-assign]
+
+    def arrive(self) -> bool:
+        """Count a counted request's arrival; whether the window lets it through."""
+        now = time.perf_counter()
+        while self._recent and self._recent[0] <= now - 1.0:
+            self._recent.popleft()
+        if self.counting:
+            self.arrivals.append(now)
+        if len(self._recent) >= GLOBAL_LIMIT:
+            self.refused += self.counting
+            return False
+        self._recent.append(now)
+        return True
+
+
+class _Refused:
+    """Just enough of a response for a 429's HTTPException."""
+
+    status = 429
+    reason = "Too Many Requests"
+    headers: dict[str, str] = {}
+
+
+@dataclass
+class Staleness:
+    """Each move's wait until the table shows it: from the move to the first update drawn
+    after it that reached Discord, by the kind of move (a click, or a computer player or
+    timer)."""
+
+    clicks_s: list[float] = field(default_factory=list)
+    others_s: list[float] = field(default_factory=list)
+    counting: bool = False
+    _moves: dict[Any, list[tuple[float, bool]]] = field(default_factory=lambda: defaultdict(list))
+
+    @contextmanager
+    def watching(self) -> Iterator[None]:
+        """Note every move (``GameSession.record``) and every update that reached Discord."""
+        original = GameSession.record
+        moves = self._moves
+
+        def record(
+            self: GameSession, events: list[Event], actor: str | None, *, turn_move: bool
+        ) -> None:
+            original(self, events, actor, turn_move=turn_move)
+            by_click = actor is not None and not self.state.is_ai(actor)
+            moves[self.id].append((asyncio.get_running_loop().time(), by_click))
+
+        GameSession.record = record  # type: ignore[method-assign]
+        PublicMessages.on_shown = self.on_shown
+        try:
+            yield
+        finally:
+            GameSession.record = original  # type: ignore[method-assign]
+            PublicMessages.on_shown = None
+
+    def on_shown(self, session_id: Any, drawn_at: float, shown_at: float) -> None:
+        """An update drawn at ``drawn_at`` reached Discord: it shows every move before."""
+        pending = self._moves.get(session_id)
+        if not pending:
+            return
+        left = []
+        for moved_at, by_click in pending:
+            if moved_at > drawn_at:
+                left.append((moved_at, by_click))
+            elif self.counting:
+                (self.clicks_s if by_click else self.others_s).append(shown_at - moved_at)
+        self._moves[session_id] = left
+
+    def unshown(self) -> tuple[int, int]:
+        """Moves not shown yet: (by clicks, by computer players and timers)."""
+        waiting = [by_click for moves in self._moves.values() for _, by_click in moves]
+        return sum(waiting), len(waiting) - sum(waiting)
 
 
 @dataclass
@@ -321,12 +448,21 @@ class Table:
     command: str
     hands: dict[str, Any] = field(default_factory=dict)
     games_started: int = 0
+    ai: bool = False  # the host seats a computer player before Start
 
     @property
     def bot(self) -> UnoBot:
         """The bot under test."""
         bot: UnoBot = self.env.bot
         return bot
+
+    def computer_to_play(self) -> bool:
+        """Whether the game waits for a computer player (nobody here can click)."""
+        session = self.bot.sessions.by_channel.get(self.channel.id)
+        game = session.state.game if session is not None else None
+        if game is None or game.phase is Phase.ROUND_OVER or game.current_player is None:
+            return False
+        return session is not None and session.state.is_ai(game.current_player)
 
     def next_click(self, rng: random.Random) -> tuple[str, str, Callable[[], Any]]:
         """The click the next person at this table would make: (kind, player id, the call)."""
@@ -342,6 +478,8 @@ class Table:
             waiting = [p for p in self.players if p.id not in seated]
             if waiting:
                 return "lobby join", "", lambda: waiting[0].click(public, label="Join")
+            if self.ai and len(session.state.seats) == len(self.players):
+                return "lobby add AI", "", lambda: host.click(public, label="Add AI")
             return "lobby start", "", lambda: host.click(public, label="Start")
         if game.phase is Phase.ROUND_OVER:
             ready = self.players[rng.randrange(len(self.players))]
@@ -395,6 +533,9 @@ class LoadResult:
     pictures: bool = True
     pictures_drawn: int = 0
     slow: SlowClicks | None = None
+    window: WindowedDiscord | None = None
+    staleness: Staleness = field(default_factory=Staleness)
+    token_requests: int = 0
 
     def first_response(self, kind: str = "") -> list[float]:
         """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
@@ -434,13 +575,15 @@ def game_channels(env: Any, games: int) -> Iterator[tuple[int, Any, Any, str]]:
         yield index, guild, guild.create_text_channel(f"uno-{index}"), command
 
 
-async def build_tables(env: Any, games: int, rng: random.Random) -> list[Table]:
-    """``games`` channels over as many guilds as needed, each with 2-4 new members."""
+async def build_tables(env: Any, games: int, rng: random.Random, ai_every: int = 0) -> list[Table]:
+    """``games`` channels over as many guilds as needed, each with 2-4 new members (and every
+    ``ai_every``-th a computer player too)."""
     tables: list[Table] = []
     for index, guild, channel, command in game_channels(env, games):
         seats = rng.randint(2, 4)
         players = [guild.add_member(env.create_user(f"p{index}-{seat}")) for seat in range(seats)]
-        tables.append(Table(env, channel, players, command))
+        ai = ai_every > 0 and index % ai_every == 0
+        tables.append(Table(env, channel, players, command, ai=ai))
     await env.settle()
     return tables
 
@@ -493,19 +636,25 @@ async def run_load(
     pictures: bool = True,
     picture_cpu: int | None = None,
     trace_slow_ms: float | None = None,
+    discord_window: bool = False,
+    ai_every: int = 0,
 ) -> LoadResult:
     """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks; with
     ``memory``, also count what the live games cost (slow: it walks the whole heap); with
     ``hand_then_move``, a Hand click is followed at once by that player's move (two clicks in
     one game's turn of the sweep); with ``pictures``, tables carry their picture (the default
     setting), drawn on ``picture_cpu`` when given (else on the bot's own pinned core); with
-    ``trace_slow_ms``, what the event loop ran during each timed click slower than that."""
+    ``trace_slow_ms``, what the event loop ran during each timed click slower than that; with
+    ``discord_window``, counted requests meet a stand-in enforcing the global limit; with
+    ``ai_every``, every such table seats a computer player too."""
     rng = random.Random(seed)
     with (
         tempfile.TemporaryDirectory() as temp,
         counting_auto_plays() as auto_plays,
         ExitStack() as stack,
     ):
+        staleness = Staleness()
+        stack.enter_context(staleness.watching())
         settings = make_settings(Path(temp), pictures)
         bot = UnoBot(settings, shard_count=1)
         world = simcord.run(bot, settle_timeout=SETTLE_TIMEOUT)
@@ -519,6 +668,10 @@ async def run_load(
                 drawing_process().submit(os.sched_setaffinity, 0, {picture_cpu}).result()
             recorder = Recorder()
             recorder.install(env)
+            window = None
+            if discord_window:
+                window = WindowedDiscord()
+                window.install(bot)
             heap = Memory() if memory else None
             if heap is not None:
                 gc.collect()
@@ -526,11 +679,11 @@ async def run_load(
             edits = EditWatch()
             bot.sessions.edits.on_start = edits.on_start
             sampler = asyncio.get_running_loop().create_task(edits.sample(bot))
-            tables = await build_tables(env, games, rng)
+            tables = await build_tables(env, games, rng, ai_every)
             untrack_bot_work(env)
             started = time.perf_counter()
             setup: list[Sample] = []
-            for _ in range(5):  # slash start, up to 3 joins, Start
+            for _ in range(6):  # slash start, up to 3 joins, Add AI, Start
                 for table in tables:
                     session = bot.sessions.by_channel.get(table.channel.id)
                     if session is None or session.state.game is None:
@@ -549,12 +702,17 @@ async def run_load(
                 trace.install(asyncio.get_running_loop())
                 stack.enter_context(timing_saves(trace, bot))
                 recorder.slow = SlowClicks(trace, trace_slow_ms)
-            recorder.counting = edits.counting = True
+            recorder.counting = edits.counting = staleness.counting = True
+            if window is not None:
+                window.counting = True
+            tokens_before = bot.sessions.tokens.taken
             drawn_before = bot.sessions.pictures.drawn
             samples: list[Sample] = []
             started = time.perf_counter()
             for _ in range(clicks_per_game):
                 for table in tables:
+                    if table.computer_to_play():
+                        continue  # the bot plays for it (measured by the staleness of its moves)
                     samples.append(await click(table, recorder, rng))
                     if hand_then_move and samples[-1].kind == "hand":
                         # The move at once, with the hand just opened: at 10,000 games a sweep
@@ -564,7 +722,10 @@ async def run_load(
             wall = time.perf_counter() - started
             # The last coalesced table edits land up to one interval after the last click.
             await asyncio.sleep(settings.table_edit_interval + 0.2)
-            recorder.counting = edits.counting = False
+            recorder.counting = edits.counting = staleness.counting = False
+            if window is not None:
+                window.counting = False
+            token_requests = bot.sessions.tokens.taken - tokens_before
             if trace is not None:
                 trace.uninstall()
             left_behind = bot.sessions.edits.pending
@@ -595,6 +756,9 @@ async def run_load(
             pictures,
             drawn,
             recorder.slow,
+            window,
+            staleness,
+            token_requests,
         )
 
 
@@ -702,7 +866,7 @@ def summary(result: LoadResult) -> list[str]:
         f"| (from the actor call, SimCord's click preparation included) | {clicks:,} "
         f"| {figures(from_call)} |"
     )
-    lines += ["", *edit_summary(result)]
+    lines += ["", *edit_summary(result), "", *freshness_summary(result)]
     if result.memory is not None:
         lines += ["", *memory_summary(result.games, result.memory)]
     gcs = result.full_gc_ms
@@ -771,6 +935,45 @@ def edit_summary(result: LoadResult) -> list[str]:
     ]
 
 
+def freshness_summary(result: LoadResult) -> list[str]:
+    """Markdown lines on counted requests against the global limit and each move's wait."""
+    lines = []
+    window = result.window
+    if window is not None:
+        seconds = result.wall_s + 1.2
+        lines += [
+            f"Counted requests at the windowed stand-in: {len(window.arrivals):,} in "
+            f"{seconds:.1f} s, {len(window.arrivals) / seconds:.1f}/s; most in any one second: "
+            f"{most_in_window(window.arrivals)} (Discord allows {GLOBAL_LIMIT}); global 429s: "
+            f"{window.refused}.",
+            "",
+        ]
+    stale = result.staleness
+    clicks, others = stale.unshown()
+    lines += [
+        f"Requests through interaction tokens (not counted): {result.token_requests:,}. "
+        f"Moves not shown when the run ended: {clicks} by clicks, {others} by computer "
+        f"players and timers.",
+        "",
+        "| staleness: a move until the table shows it | moves | figures |",
+        "|---|---:|---|",
+        f"| by clicks | {len(stale.clicks_s):,} | {figures([s * 1000 for s in stale.clicks_s])} |",
+        f"| by computer players and timers | {len(stale.others_s):,} "
+        f"| {figures([s * 1000 for s in stale.others_s])} |",
+    ]
+    return lines
+
+
+def most_in_window(times: list[float], window: float = 1.0) -> int:
+    """The most of ``times`` (sorted) in any window of ``window`` seconds."""
+    most = first = 0
+    for last, time_ in enumerate(times):
+        while times[first] <= time_ - window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
 def cpu_model() -> str:
     """The CPU's model name where Linux tells it."""
     try:
@@ -832,6 +1035,18 @@ def main() -> None:
         metavar="MS",
         help="trace the event loop and list what it ran during clicks slower than MS",
     )
+    parser.add_argument(
+        "--discord-window",
+        action="store_true",
+        help="counted requests meet a stand-in that enforces the 50-a-second global limit",
+    )
+    parser.add_argument(
+        "--ai-tables",
+        type=int,
+        default=0,
+        metavar="N",
+        help="every N-th table seats a computer player too (0: none)",
+    )
     args = parser.parse_args()
     prepare_run(args.cpu)
     modes = {"on": [True], "off": [False], "both": [True, False]}[args.pictures]
@@ -848,6 +1063,8 @@ def main() -> None:
                     pictures=pictures,
                     picture_cpu=args.picture_cpu,
                     trace_slow_ms=args.trace_slow,
+                    discord_window=args.discord_window,
+                    ai_every=args.ai_tables,
                 )
             )
             print("\n".join(["", *summary(result)]), flush=True)

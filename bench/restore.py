@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import gc
 import logging
+import os
 import random
 import tempfile
 import time
@@ -43,7 +44,7 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Game, Phase, RuleSet, dumps
 from bot.memory import freeze_after_full_collections, stop_freezing
-from bot.persistence import LobbySnapshot, Persistence, SeatSnapshot, SessionSnapshot
+from bot.persistence import LobbySnapshot, SeatSnapshot, SessionSnapshot
 from bot.store import ConnectionSettings, Store
 from bot.store.models import store_player_id
 
@@ -143,6 +144,9 @@ class RestoreResult:
     full_gc_ms: list[float]
     # Milliseconds each on-demand restore took (a click's table restored before its turn came).
     on_demand_ms: list[float]
+    # The process's resident memory before the read and once every table is back (MiB).
+    rss_before_mib: float = 0.0
+    rss_after_mib: float = 0.0
 
     @property
     def first_click_s(self) -> float:
@@ -203,10 +207,10 @@ async def time_restore(path: Path) -> RestoreResult:
     store = await Store.open(path, ConnectionSettings())
     try:
         gc.collect()
+        rss_before = resident_mib()
         started = time.perf_counter()
-        persistence = Persistence(store)
-        bot.sessions.persistence = persistence
-        games, lobbies = await bot.sessions.read_saved(persistence)  # what setup_hook awaits
+        manager = bot.build_services(store)
+        games, lobbies = await manager.read_saved()  # what setup_hook awaits
         read_s = time.perf_counter() - started
         # As setup_hook leaves things before the background restore: start-up frozen, and the
         # survivors of every full collection frozen from then on.
@@ -225,6 +229,8 @@ async def time_restore(path: Path) -> RestoreResult:
         gc.callbacks.remove(collections.on_gc)
         sessions = list(bot.sessions.by_id.values())
         live = sum(1 for session in sessions if session.state.game is not None)
+        gc.collect()
+        rss_after = resident_mib()
         await asyncio.sleep(TICK * 2)  # the probe's wake-up that the restore delayed
         probe.cancel()
         await bot.sessions.shutdown()
@@ -239,7 +245,18 @@ async def time_restore(path: Path) -> RestoreResult:
         max(stalls, default=0.0),
         collections.pauses_ms,
         on_demand,
+        rss_before,
+        rss_after,
     )
+
+
+def resident_mib() -> float:
+    """This process's resident memory now, in MiB (Linux; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def summary(result: RestoreResult) -> list[str]:
@@ -254,7 +271,9 @@ def summary(result: RestoreResult) -> list[str]:
         f"The event loop's longest stall meanwhile: {result.longest_stall_ms:,.0f} ms. "
         f"Full collections meanwhile: {len(gcs)}, {pauses} ms. "
         f"On-demand restores of a clicked table: {len(demand)}, slowest {slowest}. "
-        f"The bot's part of the first answered click: {result.first_click_s:.2f} s.",
+        f"The bot's part of the first answered click: {result.first_click_s:.2f} s. "
+        f"Resident memory: {result.rss_before_mib:,.0f} MiB before the read, "
+        f"{result.rss_after_mib:,.0f} MiB with every table back.",
     ]
 
 

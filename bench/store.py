@@ -54,6 +54,7 @@ from bot.store.backend import Connection
 from bot.store.migrate import migrate
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.store.postgres import migrate_postgres
+from bot.store.repositories.standings import board_key
 
 SEATS = 4
 ROUNDS_PER_GAME = 10
@@ -423,6 +424,93 @@ def database_url(server: str, name: str) -> str:
     return urlunsplit(urlsplit(server)._replace(path=f"/{name}"))
 
 
+async def fill_board(url: str, players: int, seed: int) -> float:
+    """Put ``players`` players on the global board (scope 0, all variants): the seconds."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    names = [(player_id(p), f"Player {p}", 0) for p in range(players)]
+    # A long tail of low scores and a few high ones, as real boards have: many ties low down.
+    totals = [
+        (0, "all", pid, int(rng.paretovariate(1.2) * 100), rng.randint(0, 40), rng.randint(0, 90))
+        for pid, _, _ in names
+    ]
+    columns = ("scope", "variant", "player_id", "points", "matches_won", "rounds_won")
+    if url.startswith("sqlite:"):
+        connection = await aiosqlite.connect(url.removeprefix("sqlite:///"))
+        try:
+            await connection.executemany("INSERT INTO players VALUES (?, ?, ?)", names)
+            await connection.executemany(
+                f"INSERT INTO player_totals ({', '.join(columns)}) VALUES (?, ?, ?, ?, ?, ?)",
+                totals,
+            )
+            await connection.commit()
+        finally:
+            await connection.close()
+    else:
+        pg = await asyncpg.connect(url)
+        try:
+            await pg.copy_records_to_table("players", records=names)
+            await pg.copy_records_to_table("player_totals", records=totals, columns=columns)
+            await pg.execute("VACUUM ANALYZE")  # as autovacuum leaves a real board
+        finally:
+            await pg.close()
+    return time.perf_counter() - started
+
+
+async def measure_board(url: str, players: int, samples: int, seed: int) -> dict[str, str]:
+    """Time the global board at ``players`` players: pages by number, the next page by key,
+    the first page, and a player's rank."""
+    rng = random.Random(seed)
+    store = await open_store(url)
+    pages = -(-players // 10)
+    figures: dict[str, str] = {}
+    try:
+
+        async def page_by_number() -> object:
+            return await store.standings.leaderboard(
+                scope="global", sort=rng.choice(SORTS), page=rng.randint(1, pages)
+            )
+
+        async def first_page() -> object:
+            return await store.standings.leaderboard(scope="global", sort=rng.choice(SORTS))
+
+        async def next_page_ms() -> float:
+            """Only the keyed read is timed, not the page read to find its key."""
+            number, sort = rng.randint(1, pages - 1), rng.choice(SORTS)
+            shown = await store.standings.leaderboard(scope="global", sort=sort, page=number)
+            started = time.perf_counter()
+            await store.standings.leaderboard(
+                scope="global", sort=sort, page=number + 1, after=board_key(shown.rows[-1], sort)
+            )
+            return (time.perf_counter() - started) * 1000
+
+        async def rank() -> object:
+            return await store.standings.rank_of(
+                player_id(rng.randrange(players)), scope="global", sort=rng.choice(SORTS)
+            )
+
+        await sample(first_page, 20)  # warm the caches
+        figures["first page"] = percentiles(await sample(first_page, samples))
+        figures["page by number (random)"] = percentiles(await sample(page_by_number, samples))
+        keyed = [await next_page_ms() for _ in range(samples)]
+        figures["next page by key (random depth)"] = percentiles(keyed)
+        figures["rank_of (random player)"] = percentiles(await sample(rank, samples))
+    finally:
+        await store.close()
+    return figures
+
+
+async def run_board(args: argparse.Namespace, url: str) -> list[str]:
+    """--players: fill and time the global board alone."""
+    await (await open_store(url)).close()  # the latest schema, empty
+    filled = await fill_board(url, args.players, args.seed)
+    figures = await measure_board(url, args.players, args.samples, args.seed)
+    return [
+        f"{args.players:,} players on the global board, filled in {filled:.1f} s",
+        *[f"{name}: {figure}" for name, figure in figures.items()],
+    ]
+
+
 async def run(args: argparse.Namespace, folder: Path) -> list[str]:
     """Build, measure and report one backend; the report's lines."""
     lines: list[str] = []
@@ -439,6 +527,8 @@ async def run(args: argparse.Namespace, folder: Path) -> list[str]:
         path = args.db or folder / "bench.sqlite3"
         url = f"sqlite:///{path}"
     try:
+        if args.players:
+            return [f"backend: {args.backend}", *await run_board(args, url)]
         if args.backend == "postgres":
             build_times = await build_postgres(url, args.servers, args.rows, args.seed)
         elif not path.exists():
@@ -491,6 +581,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--writers", type=int, default=4, help="writer processes (0: skip)")
     parser.add_argument("--write-seconds", type=float, default=10.0)
     parser.add_argument("--db", type=Path, help="SQLite: reuse/keep this file (default: temp)")
+    parser.add_argument(
+        "--players", type=int, default=0, help="time only the global board at this many players"
+    )
     return parser.parse_args(argv)
 
 

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from bot.engine import RuleSet
 from bot.engine.game import TERMINAL_PHASES
+from bot.options import TableOptions
 from bot.table import Seat, TableState
 from bot.ui import render, words
 from bot.ui.i18n import ENGLISH
@@ -32,7 +33,9 @@ def measure(variant: str, players: int, seeds: int, turns: int) -> tuple[list[in
     longest = 0
     for seed in range(seeds):
         seats = [Seat(str(10**17 + i), f"player{i}") for i in range(players)]
-        state = TableState("abcdef0123", 1, 2, seats[0], RuleSet(variant=variant), 60, 30, NOW)
+        state = TableState(
+            "abcdef0123", 1, 2, seats[0], TableOptions(rules=RuleSet(variant=variant)), NOW
+        )
         for seat in seats[1:]:
             state.seat(seat)
         names = {s.player_id: safe_name(s.name) for s in seats}

@@ -3,8 +3,9 @@
 ``unoflip run`` (the default) loads the settings, checks them, logs in and runs the bot until
 stopped; ``unoflip check`` runs the same start-up checks and stops before the network. Every
 problem a host can meet at start-up ends in one line on stderr and an exit status: 2 for
-something the host must fix (a setting, the token, the database file), 1 when Discord stayed
-unreachable through every retry (a restart policy may try again later). A process of a shard
+something the host must fix (a setting, the token, the database file), 1 when Discord (or
+PostgreSQL, at start-up) stayed unreachable through every retry (a restart policy may try
+again later). A process of a shard
 cluster that finds one of its shards taken over by another process while it runs also stops
 with one line and status 1.
 """

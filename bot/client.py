@@ -18,8 +18,12 @@ from .memory import (
 )
 from .metrics import Metrics
 from .persistence import Persistence
+from .preflight import postgres_settings
+from .rest_gate import RequestGate
+from .servers import ServerSettingsBook
 from .sessions import SessionManager
-from .store import Shards, Store, StoreError, describe_url, open_store
+from .store import Store, StoreError, describe_url, open_store, process_shards
+from .store.shards import describe_shards
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +53,14 @@ class UnoBot(commands.AutoShardedBot):
     ) -> None:
         """A bot configured by ``settings``; Discord picks the shard count unless given. It
         reports to ``metrics`` (the process's, which outlive a failed login) or its own."""
-        # Before the HTTP client exists: it reports every REST request to the metrics' trace.
+        # Before the HTTP client exists: it reports every REST request to the metrics' trace,
+        # and every counted request on the wire (retries and emoji uploads too) takes a slot
+        # of the sessions' one budget through the gate, hooked into the same trace (discord.py
+        # takes one).
         self.metrics = metrics or Metrics()
+        self.gate = RequestGate(config=self.metrics.http_trace())
         super().__init__(
-            http_trace=self.metrics.http_trace(),
+            http_trace=self.gate.config,
             shard_count=shard_count or settings.shard_count,
             shard_ids=settings.shard_id_list,  # type: ignore[arg-type]  # None: every shard
             command_prefix=commands.when_mentioned,
@@ -61,10 +69,10 @@ class UnoBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
-        self.sessions = SessionManager(self, settings)
-        # Every button click reaches the session manager here: counted and timed on its way.
-        self.sessions.click = self.metrics.timed_click(self.sessions.click)  # type: ignore[method-assign]
+        # Built once the store is open (setup_hook), each handed what it needs.
         self._store: Store | None = None
+        self._servers: ServerSettingsBook | None = None
+        self._sessions: SessionManager | None = None
         self._invite_logged = False
         # Why this process stopped serving its shards (another process took one), or None.
         self.shards_lost: str | None = None
@@ -77,31 +85,64 @@ class UnoBot(commands.AutoShardedBot):
             raise RuntimeError("the store is not open (setup_hook has not run)")
         return self._store
 
+    @property
+    def servers(self) -> ServerSettingsBook:
+        """Each server's /uno settings, read once and kept (from setup_hook on)."""
+        if self._servers is None:
+            raise RuntimeError("the settings book needs the store (setup_hook has not run)")
+        return self._servers
+
+    @property
+    def sessions(self) -> SessionManager:
+        """Every table of this process (from setup_hook on)."""
+        if self._sessions is None:
+            raise RuntimeError("the sessions need the store (setup_hook has not run)")
+        return self._sessions
+
+    def build_services(self, store: Store) -> SessionManager:
+        """The services over an open ``store``, each built once and handed what it needs:
+        the settings book, persistence and the session manager."""
+        self._store = store
+        self._servers = ServerSettingsBook(store)
+        persistence = Persistence(store, self.settings)  # an old save follows the config
+        sessions = SessionManager(self, self.settings, persistence, self._servers)
+        # Every button click reaches the session manager here: counted and timed on its way.
+        sessions.click = self.metrics.timed_click(sessions.click)  # type: ignore[method-assign]
+        # Every counted request on the wire takes a slot of the sessions' one budget.
+        self.gate.window = sessions.edits.window
+        self._sessions = sessions
+        return sessions
+
     async def setup_hook(self) -> None:
         """Open the store, restore games and lobbies, load the cogs, sync the commands."""
         url = self.settings.store_url
-        self._store = await open_store(url, synchronous=self.settings.db_synchronous)
+        store = self._store = await open_store(
+            url,
+            synchronous=self.settings.db_synchronous,
+            postgres=postgres_settings(self.settings),
+        )
         log.info("store open: %s", describe_url(url))
-        self.metrics.time_store(self._store.database)
-        self.metrics.watch(self)
-        if self.settings.shard_count and self.settings.shard_id_list is not None:
-            shards = Shards(self.settings.shard_count, frozenset(self.settings.shard_id_list))
-            # ShardTakenError: another process runs them.
-            await self._store.claim_shards(
+        self.metrics.time_store(store.database)
+        shard_ids = self.settings.shard_id_list
+        if shard_ids is not None or store.shared:
+            # Without shard_ids on a shared database this process claims every shard, so no
+            # other process, nor a cluster of another shard_count, runs its servers meanwhile.
+            shards = process_shards(self.settings.shard_count, shard_ids)
+            # ShardTakenError: another process runs them; ClusterShapeError: another count.
+            await store.claim_shards(
                 shards,
                 lease_timeout=self.settings.shard_lease_timeout,
                 on_lost=self._shards_taken,
             )
-            log.info("running shards %s of %d", self.settings.shard_ids, shards.count)
-        persistence = Persistence(self._store)
-        self.sessions.persistence = persistence
-        self.sessions.servers.store = self._store
-        kept = await self.sessions.servers.load_all()
+            log.info("running %s", describe_shards(shards))
+        sessions = self.build_services(store)
+        self.metrics.watch(self)  # its gauges read the sessions
+        kept = await self.servers.load_all()
         log.info("%d servers have settings of their own", kept)
         # Only the rows are read here; the tables come back in the background once the bot is
         # connected, so clicks are answered from the start (one on a table not back yet
         # restores that table first).
-        games, lobbies = await self.sessions.read_saved(persistence)
+        games, lobbies = await sessions.read_saved()
         log.info("resuming %d live games and %d open lobbies", games, lobbies)
         # The hand's card emoji: found by name or created in the background (a REST call per
         # missing one); until then, or if Discord refuses, buttons show colour emoji. Other
@@ -126,7 +167,7 @@ class UnoBot(commands.AutoShardedBot):
         await self.sessions.restore_saved()
         seconds = asyncio.get_running_loop().time() - started
         log.info("resumed %d live games and %d open lobbies in %.1f s", games, lobbies, seconds)
-        palettes = {session.state.palette for session in self.sessions.by_id.values()}
+        palettes = {session.state.options.palette for session in self.sessions.by_id.values()}
         if palettes - {"standard"}:  # restored tables in another palette need its card emoji
             self.sessions.spawn(self.sessions.pictures.ensure_emoji(self, palettes), "card-emoji")
         freeze_long_lived()  # the restored tables live on: out of the full collections too
@@ -219,9 +260,15 @@ class UnoBot(commands.AutoShardedBot):
         if self._stopping is not None and self._stopping is not asyncio.current_task():
             await asyncio.shield(self._stopping)  # already stopping: its shards were taken
             return
-        await self.sessions.shutdown()
+        if self._sessions is not None:
+            await self._sessions.shutdown()
         stop_freezing()
         await super().close()
         if self._store is not None:
             await self._store.close()
             self._store = None
+
+
+# An interaction with this bot: ``interaction.client`` is the ``UnoBot`` (the cogs' type; the
+# rooms below the client read it through protocols of their own).
+UnoInteraction = discord.Interaction[UnoBot]

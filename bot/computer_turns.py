@@ -68,9 +68,8 @@ class ComputerTurns:
     @property
     def catch_rate(self) -> float:
         """How often a computer player catches a forgotten UNO: the table's own rate, fixed
-        when its lobby opened; a table saved before it kept one follows the host's config."""
-        own = self._session.state.ai_catch_rate
-        return self._settings.ai_catch_rate if own is None else own
+        when its lobby opened."""
+        return self._session.state.options.ai_catch_rate
 
     def _strategy(self, player: str) -> Strategy:
         seat = self._session.state.seat_of_player(player)

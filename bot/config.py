@@ -68,6 +68,19 @@ class Settings(BaseSettings):
     # Where the store lives: sqlite:///path (default: db_path) or postgresql://user@host:port/db
     # for several bot processes sharing one database.
     db_url: str | None = None
+    # PostgreSQL: the pool's connections per process (kept open, at most) and the seconds one
+    # statement may take before it is cancelled (the save is then retried like any failure).
+    db_pool_min: int = Field(default=1, ge=0, le=1000)
+    db_pool_max: int = Field(default=10, ge=1, le=1000)
+    db_command_timeout: float = Field(default=30.0, gt=0, le=3600)
+
+    @field_validator("db_pool_max")
+    @classmethod
+    def _pool_holds_its_minimum(cls, value: int, info: ValidationInfo) -> int:
+        least = info.data.get("db_pool_min")
+        if least is not None and value < least:
+            raise ValueError(f"must be at least db_pool_min ({least})")
+        return value
 
     @field_validator("db_url")
     @classmethod

@@ -16,15 +16,16 @@ import discord
 
 from bot.store import StoreError
 from bot.ui.buttons import FORGET_ME_ID, RETIRED_BUTTON
-from bot.ui.i18n import Lang, resolve, t
+from bot.ui.i18n import Lang, t
 from bot.ui.respond import Interaction, button_view, edit_in_place, reply
+from bot.ui.respond import reader as answer_reader
 
 log = logging.getLogger(__name__)
 
 
 def reader(interaction: Interaction) -> Lang:
-    """The language of the answer: the user's, else the server's, else English."""
-    return resolve(interaction.locale, interaction.guild_locale)
+    """The language of the answer: the bot's one rule (``bot.ui.respond.reader``)."""
+    return answer_reader(interaction)
 
 
 async def offer_to_forget(interaction: Interaction) -> None:

@@ -19,16 +19,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict
+from pydantic import AwareDatetime, BaseModel, ConfigDict, ValidationInfo, model_validator
 
-from bot.config import PaletteName
-from bot.engine import Game, Phase, RuleSet, dumps, loads
+from bot.engine import Game, Phase, dumps, loads
 from bot.engine.players import Difficulty
 from bot.engine.replay import MoveLog
+from bot.options import OPTIONS, TableOptions, fallback
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
 from bot.store.models import Variant, store_player_id
 from bot.store.repositories.history import FinishedMatch
-from bot.table import Seat, TableState
+from bot.table import SavedTable, Seat, TableState
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +46,25 @@ class SeatSnapshot(BaseModel):
     ai: Difficulty | None = None
 
 
+# The options that saves before ``TableOptions`` kept as fields of their own, and what such a
+# save means by a missing one (None: the host's config then, see ``_older_options``).
+FLAT_OPTIONS: dict[str, Any] = {
+    "rules": None,
+    "turn_timeout": None,
+    "next_round_delay": None,
+    "ai_difficulty": None,
+    "ai_takeover": None,
+    "language": "en",  # saved before tables had a language: English, as then
+    "turn_reminder": None,
+    "lobby_timeout": None,
+    "ai_catch_rate": None,
+    "pictures": True,
+    "palette": "standard",
+}
+
+
 class TableSnapshot(BaseModel):
-    """What a lobby and a game both keep: the table's place, people, rules and settings."""
+    """What a lobby and a game both keep: the table's place, people, message and options."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -55,22 +72,26 @@ class TableSnapshot(BaseModel):
     guild_id: int | None
     channel_id: int
     host_id: int
-    rules: RuleSet
-    turn_timeout: int
-    next_round_delay: int
-    ai_difficulty: Difficulty
-    ai_takeover: bool
+    options: TableOptions
     seats: list[SeatSnapshot]
     message_id: int | None
-    # The public messages' language, chosen when the lobby opened (older saves: English).
-    language: str = "en"
-    # The server's timers and catch rate when the lobby opened (older saves, None: the config).
-    turn_reminder: float | None = None
-    lobby_timeout: int | None = None
-    ai_catch_rate: float | None = None
-    # The table picture and its palette (older saves: the defaults).
-    pictures: bool = True
-    palette: PaletteName = "standard"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older_options(cls, data: Any, info: ValidationInfo) -> Any:
+        """A save from before ``TableOptions`` kept each option as a field: gathered into
+        one value. What it left to the host (None, or a field it predates) follows the
+        config given as the ``config`` context (else the declared defaults): the one place
+        an old save falls back to the config."""
+        if not isinstance(data, dict) or "options" in data:
+            return data
+        data = dict(data)
+        config = (info.context or {}).get("config")
+        options: dict[str, Any] = {}
+        for name, missing in FLAT_OPTIONS.items():
+            value = data.pop(name, missing)
+            options[name] = fallback(name, config) if value is None and name in OPTIONS else value
+        return data | {"options": options}
 
 
 class SessionSnapshot(TableSnapshot):
@@ -100,19 +121,9 @@ def _table_fields(table: TableState) -> dict[str, Any]:
         "guild_id": table.guild_id,
         "channel_id": table.channel_id,
         "host_id": table.host_id,
-        "rules": table.rules,
-        "turn_timeout": table.turn_timeout,
-        "next_round_delay": table.next_round_delay,
-        "ai_difficulty": table.ai_difficulty,
-        "ai_takeover": table.ai_takeover,
+        "options": table.options,
         "seats": [SeatSnapshot(player_id=s.player_id, name=s.name, ai=s.ai) for s in table.seats],
         "message_id": table.message_id,
-        "language": table.language,
-        "turn_reminder": table.turn_reminder,
-        "lobby_timeout": table.lobby_timeout,
-        "ai_catch_rate": table.ai_catch_rate,
-        "pictures": table.pictures,
-        "palette": table.palette,
     }
 
 
@@ -253,7 +264,9 @@ class SessionWriter:
         while not self.idle:
             try:
                 await self._write_pending()
-            except StoreError as error:
+            except Exception as error:
+                # Whatever the kind (the store's own errors, or a bug below it), the newest
+                # state is kept and tried again: a writer that stopped would never save again.
                 self._failed(error)
                 self._answer_waiters(False)
                 self._retry_later()
@@ -294,7 +307,7 @@ class SessionWriter:
             self._ending = None
             ending.then()
 
-    def _failed(self, error: StoreError) -> None:
+    def _failed(self, error: Exception) -> None:
         self.failures += 1
         if self.failures == 1:
             log.error(
@@ -302,6 +315,8 @@ class SessionWriter:
                 "as soon as the store accepts it",
                 self.session_id,
                 error,
+                # Not the store's error: a bug, whose traceback is worth a look.
+                exc_info=None if isinstance(error, StoreError) else error,
             )
         else:
             log.warning(
@@ -390,9 +405,12 @@ class Saved:
 class Persistence:
     """The store side of the tables: hand each change to its table's writer, restore."""
 
-    def __init__(self, store: Store) -> None:
-        """Persistence through ``store``."""
+    def __init__(self, store: Store, config: object = None) -> None:
+        """Persistence through ``store``; a save older than the table options follows
+        ``config`` (``bot.config.Settings``; None: the declared defaults) where it kept no
+        value of its own."""
         self.store = store
+        self.config = config
         self._writers: dict[str, SessionWriter] = {}
 
     def _writer(self, table: TableState) -> SessionWriter:
@@ -457,7 +475,7 @@ class Persistence:
         """A live game's table from its saved row, its writer ready; None if the row cannot be
         read (the caller ends that game with ``abandon``)."""
         try:
-            saved, game = _parse(live)
+            saved, game = _parse(live, self.config)
             table = table_from_snapshot(saved, game)
         except Exception:
             log.exception("game %s could not be restored; ending it", live.game.id)
@@ -475,12 +493,11 @@ class Persistence:
             # The row stays live: the next start-up tries (and ends) it again.
             log.exception("game %s: could not mark it abandoned", game_id)
 
-    @staticmethod
-    def restore_lobby(row: SavedLobby) -> TableState | None:
+    def restore_lobby(self, row: SavedLobby) -> TableState | None:
         """An open lobby's table from its saved row; None if the row cannot be read (the
         caller drops it with ``forget_lobby``)."""
         try:
-            return table_from_lobby(_parse_lobby(row))
+            return table_from_lobby(_parse_lobby(row, self.config))
         except Exception:
             log.exception("lobby %s could not be restored; dropping it", row.session_id)
             return None
@@ -494,54 +511,38 @@ class Persistence:
             log.exception("lobby %s: could not delete its saved row", session_id)
 
 
-def _table_from_saved(saved: TableSnapshot, idle_until: datetime) -> TableState:
-    """A table seated and set up as saved, lobby or game."""
-    seats = [Seat(s.player_id, s.name, s.ai) for s in saved.seats]
-    host = next((s for s in seats if s.user_id == saved.host_id), None)
-    if host is None:
-        host = next(s for s in seats if s.user_id is not None)
-    table = TableState(
-        saved.session_id,
-        saved.guild_id,
-        saved.channel_id,
-        host,
-        saved.rules,
-        saved.turn_timeout,
-        saved.next_round_delay,
-        idle_until,
+def _saved_table(saved: TableSnapshot, idle_until: datetime, **running: Any) -> SavedTable:
+    """A snapshot's parts as the table takes them back (``running``: a game's own parts)."""
+    return SavedTable(
+        session_id=saved.session_id,
+        guild_id=saved.guild_id,
+        channel_id=saved.channel_id,
+        host_id=saved.host_id,
+        options=saved.options,
+        seats=[Seat(s.player_id, s.name, s.ai) for s in saved.seats],
+        message_id=saved.message_id,
+        lobby_idle_until=idle_until,
+        **running,
     )
-    for seat in seats:
-        if seat is not host:
-            table.seat(seat)
-    table.seats = seats  # the saved order, host wherever they sat
-    table.host_id = saved.host_id
-    table.ai_difficulty = saved.ai_difficulty
-    table.ai_takeover = saved.ai_takeover
-    table.message_id = saved.message_id
-    table.language = saved.language
-    table.turn_reminder = saved.turn_reminder
-    table.lobby_timeout = saved.lobby_timeout
-    table.ai_catch_rate = saved.ai_catch_rate
-    table.pictures = saved.pictures
-    table.palette = saved.palette
-    return table
 
 
 def table_from_snapshot(saved: SessionSnapshot, game: Game) -> TableState:
     """A running game's table as saved."""
-    table = _table_from_saved(saved, datetime.now(UTC))
-    table.serial = saved.serial
-    table.log.extend(saved.log)
-    table.timeouts_in_row = dict(saved.timeouts_in_row)
-    table.reminder_id = saved.reminder_id
-    table.moves = None if saved.moves is None else MoveLog.loads(saved.moves)
-    table.game = game
-    return table
+    running = _saved_table(
+        saved,
+        datetime.now(UTC),
+        serial=saved.serial,
+        log=saved.log,
+        timeouts_in_row=saved.timeouts_in_row,
+        reminder_id=saved.reminder_id,
+        moves=None if saved.moves is None else MoveLog.loads(saved.moves),
+    )
+    return TableState.restore(running, game)
 
 
 def table_from_lobby(saved: LobbySnapshot) -> TableState:
     """An open lobby's table as saved, with the instant its idle time runs out."""
-    return _table_from_saved(saved, saved.idle_until)
+    return TableState.restore(_saved_table(saved, saved.idle_until))
 
 
 def _capture(table: TableState, recorded_rounds: int) -> Save:
@@ -588,17 +589,17 @@ def _capture(table: TableState, recorded_rounds: int) -> Save:
     )
 
 
-def _parse_lobby(row: SavedLobby) -> LobbySnapshot:
-    snapshot = LobbySnapshot.model_validate_json(row.lobby_json)
+def _parse_lobby(row: SavedLobby, config: object) -> LobbySnapshot:
+    snapshot = LobbySnapshot.model_validate_json(row.lobby_json, context={"config": config})
     if (snapshot.channel_id, snapshot.session_id) != (row.channel_id, row.session_id):
         raise ValueError("the saved lobby belongs to another channel or session")
     return snapshot
 
 
-def _parse(live: LiveGame) -> tuple[SessionSnapshot, Game]:
+def _parse(live: LiveGame, config: object) -> tuple[SessionSnapshot, Game]:
     if live.state_json is None or live.ui_json is None:
         raise ValueError("the game never saved a state")
-    snapshot = SessionSnapshot.model_validate_json(live.ui_json)
+    snapshot = SessionSnapshot.model_validate_json(live.ui_json, context={"config": config})
     game = loads(live.state_json)
     if snapshot.channel_id != live.game.channel_id:
         raise ValueError("the saved session belongs to another channel")

@@ -8,24 +8,32 @@ start of a restart loop.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
+import logging
 import os
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 from urllib.parse import quote
 
 from .config import Settings
-from .store import ConnectionSettings, Store
-from .store.errors import SchemaTooNewError, StoreError
-from .store.shards import ShardTakenError
+from .store import ConnectionSettings, PostgresSettings, Store
+from .store.errors import SchemaTooNewError, StoreError, StoreUnavailableError
+from .store.shards import ClusterShapeError, ShardTakenError
 from .store.store import describe_url, is_postgres_url, open_store, sqlite_path
 
 SIDE_FILES = ("-wal", "-shm", "-journal")
 """The files SQLite keeps beside the database."""
 LOW_SPACE = 1 << 20
 """Below this many free bytes a failed write is reported as a full disk."""
+STORE_RETRY_DELAYS: tuple[float, ...] = (1, 2, 4, 8, 16, 32)
+"""Seconds to wait after each failed attempt to reach PostgreSQL at start-up (as for Discord):
+about a minute in all, through a server restart or a database container still starting."""
+
+log = logging.getLogger(__name__)
 
 
 class CorruptDatabaseError(Exception):
@@ -134,12 +142,55 @@ def describe_store_error(exc: BaseException, settings: Settings) -> str:
     reason = one_line(exc)
     if isinstance(exc, ShardTakenError):
         return f"{settings.label('shard_ids')}: {reason}"  # it says what to do
+    if isinstance(exc, ClusterShapeError):
+        return f"{settings.label('shard_count')}: {reason}"  # it says what to do
     if uses_postgres(settings):
         where = describe_url(settings.store_url)
         return f"{settings.label('db_url')}: cannot use {where} ({reason})"
     return describe_database_error(
         exc, Path(sqlite_path(settings.store_url)), sqlite_label(settings)
     )
+
+
+def postgres_settings(settings: Settings) -> PostgresSettings:
+    """The PostgreSQL pool the settings ask for."""
+    return PostgresSettings(
+        min_size=settings.db_pool_min,
+        max_size=settings.db_pool_max,
+        command_timeout=settings.db_command_timeout,
+    )
+
+
+async def _check_postgres(settings: Settings) -> None:
+    """Open and close the PostgreSQL store once (its migrations run then), retrying while the
+    server cannot be reached as a start-up retries Discord: one line per failed attempt."""
+    started = time.monotonic()
+    attempts = len(STORE_RETRY_DELAYS) + 1
+    for attempt in range(1, attempts + 1):
+        try:
+            store = await open_store(settings.store_url, postgres=postgres_settings(settings))
+            await store.close()
+            return
+        except StoreUnavailableError as exc:
+            if attempt == attempts:
+                raise StartupError(
+                    f"{settings.label('db_url')}: cannot reach "
+                    f"{describe_url(settings.store_url)} after {attempts} attempts in "
+                    f"{time.monotonic() - started:.0f} s: {one_line(exc)}",
+                    status=1,
+                ) from None
+            delay = STORE_RETRY_DELAYS[attempt - 1]
+            log.warning(
+                "cannot reach %s (attempt %d of %d): %s; retrying in %g s",
+                describe_url(settings.store_url),
+                attempt,
+                attempts,
+                one_line(exc),
+                delay,
+            )
+            await asyncio.sleep(delay)
+        except Exception as exc:  # a bad URL or password, a missing database: one line
+            raise StartupError(describe_store_error(exc, settings)) from None
 
 
 async def check_database(settings: Settings) -> None:
@@ -151,11 +202,7 @@ async def check_database(settings: Settings) -> None:
     then, under their lock).
     """
     if uses_postgres(settings):
-        try:
-            store = await open_store(settings.store_url)
-            await store.close()
-        except Exception as exc:  # an unreachable server, a bad URL or password: one line
-            raise StartupError(describe_store_error(exc, settings)) from None
+        await _check_postgres(settings)
         return
     path = Path(sqlite_path(settings.store_url))
     if str(path) == ":memory:":

@@ -9,40 +9,53 @@ validation, never stored. Timers and the catch rate left at None follow the host
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar, get_args
+from collections.abc import Mapping
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
-from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName, Settings, setting_range
-from bot.engine import RuleSet
+from bot.config import PaletteName, Settings, setting_range
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
-from bot.engine.variants import VariantKey
-from bot.engine.variants import variant as variant_entry
+from bot.options import OPTIONS, Option, TableOptions, Value, fallback, resolve
 
-# The ranges a server may choose (the start option and the config file use the same ones).
-TARGET_MIN, TARGET_MAX = 50, 5000
-LANGUAGE_CODES = ("en", "fi", "sv", "nb")
-Palette = PaletteName  # one list of palettes: the config's
 MAX_CHANNELS = 25  # a channel select holds at most 25 choices
 
-# The house rules a server can switch on, as RuleSet names them (also the start options').
-HOUSE_RULES = tuple(
-    name for name, field in RuleSet.model_fields.items() if field.annotation is bool
-)
-# Every on/off setting (one multi-select in the panel), and every one-of-several setting.
-SWITCHES = (*HOUSE_RULES, "ai_takeover", "pictures")
-CHOICES: dict[str, tuple[str, ...]] = {
-    "scoring": get_args(Scoring),
-    "edition": get_args(Edition),
-    "ai_difficulty": get_args(Difficulty),
-    "language": ("", *LANGUAGE_CODES),
-    "palette": get_args(Palette),
-}
-# The number settings, in the order the panel's modal asks for them.
-NUMBERS = ("target", "turn_timeout", "turn_reminder", "lobby_timeout", "next_round_delay")
+
+def _server_options() -> list[Option]:
+    return [option for option in OPTIONS.values() if option.server]
+
+
+def switches() -> tuple[str, ...]:
+    """Every on/off setting, in declaration order (one multi-select in the panel)."""
+    return tuple(option.name for option in _server_options() if option.kind is bool)
+
+
+def choices() -> dict[str, tuple[str, ...]]:
+    """Every one-of-several setting and its values ("" : follow the host's setting)."""
+    return {option.name: option.choices for option in _server_options() if option.choices}
+
+
+def numbers() -> tuple[str, ...]:
+    """The whole-number settings, in the order the panel's modal asks for them."""
+    return tuple(option.name for option in _server_options() if option.kind is int)
+
+
+def rates() -> tuple[str, ...]:
+    """The settings that are a fraction (shown and typed in percent)."""
+    return tuple(option.name for option in _server_options() if option.kind is float)
+
+
+# The house rules (on/off RuleSet fields), as the rules summary and the panel list them.
+HOUSE_RULES = tuple(o.name for o in OPTIONS.values() if o.rule and o.kind is bool)
 CATCH_RATE = "ai_catch_rate"
-T = TypeVar("T")
 
 
 class ServerSettings(BaseModel):
@@ -52,7 +65,7 @@ class ServerSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     # Default rules of a new game (a start option overrides each for that game).
-    target: int = Field(default=500, ge=TARGET_MIN, le=TARGET_MAX)
+    target: int = OPTIONS["target"].field()
     scoring: Scoring = "standard"
     stacking: bool = False
     stack_wild_draw_four_on_draw_two: bool = False
@@ -62,22 +75,41 @@ class ServerSettings(BaseModel):
     forced_play: bool = False
     edition: Edition = "standard"
     # Timers in seconds; None: the host's config file decides.
-    turn_timeout: int | None = Field(default=None, ge=TURN_TIMEOUT_MIN, le=TURN_TIMEOUT_MAX)
-    turn_reminder: int | None = Field(default=None, ge=0, le=3600)
-    lobby_timeout: int | None = Field(default=None, ge=30, le=86_400)
-    next_round_delay: int | None = Field(default=None, ge=0, le=600)
+    turn_timeout: int | None = OPTIONS["turn_timeout"].field(None)
+    turn_reminder: int | None = OPTIONS["turn_reminder"].field(None)
+    lobby_timeout: int | None = OPTIONS["lobby_timeout"].field(None)
+    next_round_delay: int | None = OPTIONS["next_round_delay"].field(None)
     # Computer players.
     ai_difficulty: Difficulty = "normal"
     ai_takeover: bool = False
-    ai_catch_rate: float | None = Field(default=None, ge=0.0, le=1.0)
+    ai_catch_rate: float | None = OPTIONS["ai_catch_rate"].field(None)
     # Public messages: "" follows the host's setting, else the server's own locale.
-    language: Literal["", "en", "fi", "sv", "nb"] = ""
+    language: str = ""
     # The table's look; None: the host's config file decides (its pictures and palette).
     pictures: bool | None = None
-    palette: Palette | None = None
+    palette: PaletteName | None = None
     # Where games may be started (empty: every channel) and who may end any game.
     channels: tuple[int, ...] = Field(default=(), max_length=MAX_CHANNELS)
     moderator_role: int | None = Field(default=None, ge=1)
+    # Options declared without a field here (a newer option, a test's own), by name.
+    more: dict[str, Value] = {}
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if not OPTIONS["language"].accepts(value):
+            raise ValueError(f"not one of {', '.join(OPTIONS['language'].choices)}")
+        return value
+
+    @field_validator("more")
+    @classmethod
+    def _declared(cls, values: dict[str, Value]) -> dict[str, Value]:
+        # An option no longer declared is dropped, like an unknown key; a bad value refused.
+        kept = {name: value for name, value in values.items() if name in OPTIONS}
+        for name, value in kept.items():
+            if not OPTIONS[name].accepts(value):
+                raise ValueError(f"{name} cannot be {value!r}")
+        return kept
 
     @model_validator(mode="after")
     def _check_rules(self) -> ServerSettings:
@@ -85,46 +117,40 @@ class ServerSettings(BaseModel):
             raise ValueError("Wild Draw Four on Draw Two is a stacking option: turn stacking on")
         return self
 
-    def rules_for(self, variant: VariantKey, **given: Any) -> RuleSet:
-        """The rules of a new ``variant`` game: these defaults, overridden by the start
-        options ``given`` (None: not given), less the rules the variant does not offer."""
-        chosen = {
-            name: getattr(self, name) for name in (*HOUSE_RULES, "target", "scoring", "edition")
-        }
-        # A server default the variant does not offer (Seven-O in Flip) stays out of its games.
-        entry = variant_entry(variant)
-        chosen = {name: value for name, value in chosen.items() if entry.offers(name)}
-        given = {name: value for name, value in given.items() if value is not None}
-        if given.get("stacking") is False:
-            # A game started without stacking drops the server's stacking sub-option with it.
-            chosen.pop("stack_wild_draw_four_on_draw_two", None)
-        return RuleSet(variant=variant, **{**chosen, **given})
+    def value(self, name: str) -> Any:
+        """The server's setting of a declared option (None or "": left to the host)."""
+        if name in ServerSettings.model_fields:
+            return getattr(self, name)
+        return self.more.get(name)
 
-    def timers(self, config: Settings) -> Timers:
-        """The timers and catch rate a new table takes: the server's, else the config's."""
-        return Timers(
-            turn_timeout=_either(self.turn_timeout, config.turn_timeout),
-            turn_reminder=float(_either(self.turn_reminder, config.turn_reminder)),
-            lobby_timeout=_either(self.lobby_timeout, config.lobby_timeout),
-            next_round_delay=_either(self.next_round_delay, config.next_round_delay),
-            ai_catch_rate=_either(self.ai_catch_rate, config.ai_catch_rate),
-        )
+    def shown(self, name: str, config: Settings) -> Any:
+        """What a new table takes for ``name`` unless its start says otherwise: the server's
+        setting, else the host's config, else the declared default."""
+        own = self.value(name)
+        return fallback(name, config) if own is None else own
 
-    def look(self, config: Settings) -> dict[str, Any]:
-        """The defaults of a new table's look: pictures on or off and the palette (the table
-        fields of the same names), the server's, else the config's."""
-        return {
-            "pictures": _either(self.pictures, config.pictures),
-            "palette": _either(self.palette, config.palette),
-        }
+    def table_options(
+        self,
+        variant: str,
+        start: Mapping[str, Any],
+        config: Settings,
+        locale: object = None,
+    ) -> TableOptions:
+        """A new ``variant`` table's options: ``start`` (None: not given) over these settings
+        over the host's config (``bot.options.resolve``, the one precedence rule)."""
+        server = {option.name: self.value(option.name) for option in _server_options()}
+        return resolve(variant, start, server, config, locale)
 
     def changed(self, **values: Any) -> ServerSettings:
         """A copy with ``values``, validated; ValueError naming the first bad setting."""
-        unknown = [name for name in values if name not in ServerSettings.model_fields]
+        fields = ServerSettings.model_fields
+        unknown = [name for name in values if name not in fields and name not in OPTIONS]
         if unknown:
             raise SettingRefused(unknown[0], "unknown")
+        more = self.more | {name: value for name, value in values.items() if name not in fields}
+        values = {name: value for name, value in values.items() if name in fields}
         try:
-            return ServerSettings.model_validate({**self.model_dump(), **values})
+            return ServerSettings.model_validate({**self.model_dump(), **values, "more": more})
         except ValidationError as exc:
             error = exc.errors()[0]
             # A rule that needs another (no field of its own) is refused with an empty name.
@@ -151,22 +177,6 @@ class SettingRefused(ValueError):
         super().__init__(f"{name}: {reason}")
         self.name = name
         self.reason = reason.removeprefix("Value error, ")
-
-
-class Timers(BaseModel):
-    """A table's timers (seconds) and its computer players' catch rate, fixed at its lobby."""
-
-    model_config = ConfigDict(frozen=True)
-
-    turn_timeout: int
-    turn_reminder: float
-    lobby_timeout: int
-    next_round_delay: int
-    ai_catch_rate: float
-
-
-def _either(server: T | None, config: T) -> T:
-    return config if server is None else server
 
 
 def parse(text: str | None) -> ServerSettings:

@@ -18,11 +18,11 @@ log = logging.getLogger(__name__)
 
 
 class ServerSettingsBook:
-    """The servers' settings this process has read; installed with the store (none: defaults)."""
+    """The servers' settings this process has read (without a store: the defaults)."""
 
-    def __init__(self) -> None:
-        """An empty book; ``store`` is set once the store is open."""
-        self.store: Store | None = None
+    def __init__(self, store: Store | None = None) -> None:
+        """An empty book reading ``store`` (None: every server has the defaults)."""
+        self.store = store
         self._kept: dict[int, ServerSettings] = {}
         # Set once every saved row is in memory: a server not kept then has no row.
         self._complete = False

@@ -25,26 +25,25 @@ import discord
 from bot.ai.thinking import Thinker
 from bot.computer_turns import ComputerTurns
 from bot.config import Settings
-from bot.edits import EditBudget, process_share
+from bot.edits import EditBudget, TokenAllowance, process_share
 from bot.engine import (
     CallUno,
     Catch,
     IllegalMove,
     Phase,
-    RuleSet,
     view_for,
 )
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
+from bot.options import TableOptions, public_language
 from bot.persistence import Persistence
 from bot.public_messages import Messenger, PublicMessages
-from bot.server_settings import ServerSettings, Timers
 from bot.servers import ServerSettingsBook
 from bot.store import LiveGame, SavedLobby
 from bot.table import Seat, TableError, TableState
 from bot.ui import render, words
 from bot.ui.buttons import Click, HandClick, LobbyClick, TableClick
-from bot.ui.i18n import Lang, public_language, resolve, t, tn
+from bot.ui.i18n import Lang, resolve, t, tn
 from bot.ui.kinds import MISPLACED_CLICK
 from bot.ui.pictures import Pictures
 from bot.ui.respond import Interaction, can_moderate, edit_in_place, reply, safe_name
@@ -74,6 +73,23 @@ UNCHANGED_AND_FAILED = "error.unchanged"
 CHANGED_BUT_FAILED = "error.shown_failed"
 
 
+class SavingLock(asyncio.Lock):
+    """A session's lock whose every release first runs the session's save point (``settle``),
+    so no change made under it can forget to be saved."""
+
+    def __init__(self, settle: Callable[[], None]) -> None:
+        """A lock that calls ``settle`` just before each release."""
+        super().__init__()
+        self._settle = settle
+
+    def release(self) -> None:
+        """Save if the table moved, then release (also when saving raised)."""
+        try:
+            self._settle()
+        finally:
+            super().release()
+
+
 class GameSession:
     """A lobby that becomes a game, in one channel: the table and everything that moves it."""
 
@@ -81,9 +97,15 @@ class GameSession:
         """A session for ``state``; no timer runs until it is opened or resumed."""
         self.manager = manager
         self.state = state
-        self.lock = asyncio.Lock()
+        # Releasing the lock is the one save point: the table is handed to the store when it
+        # moved since the last save (a restored table is saved already).
+        self.lock = SavingLock(self.settle)
+        self._saved_revision = state.revision
+        self.forgotten = False  # dropped by the manager: its rows are ended, nothing more saved
         self.computer_turns = ComputerTurns(self, manager.thinker, manager.settings, manager.spawn)
-        self.public_messages = PublicMessages(self, manager.bot, manager.edits, manager.pictures)
+        self.public_messages = PublicMessages(
+            self, manager.bot, manager.edits, manager.pictures, manager.tokens
+        )
         self._missed_catch: dict[int, float] = {}
         self._turn_task: asyncio.Task[None] | None = None
         self._lobby_task: asyncio.Task[None] | None = None
@@ -109,30 +131,15 @@ class GameSession:
     @property
     def lang(self) -> Lang:
         """The language of the table's public messages (chosen when the lobby opened)."""
-        return public_language(None, self.state.language)
+        return Lang(self.state.options.language)
 
     def reader(self, interaction: Interaction) -> Lang:
         """The language of an answer only the clicking person sees: theirs, else the table's."""
-        return resolve(interaction.locale, self.state.language)
+        return resolve(interaction.locale, self.state.options.language)
 
     def ai_name(self, first_name: str) -> str:
         """A computer player's seat name in the table's language ("Cara 🤖")."""
         return words.ai_name(self.lang, first_name)
-
-    # The table's own timers, fixed when its lobby opened; a table saved before it kept them
-    # follows the host's config.
-
-    @property
-    def lobby_timeout(self) -> int:
-        """Seconds a lobby nobody starts stays open."""
-        own = self.state.lobby_timeout
-        return self.manager.settings.lobby_timeout if own is None else own
-
-    @property
-    def turn_reminder(self) -> float:
-        """Seconds into a turn when its player is pinged (0: never)."""
-        own = self.state.turn_reminder
-        return self.manager.settings.turn_reminder if own is None else own
 
     @property
     def jump_url(self) -> str:
@@ -149,17 +156,17 @@ class GameSession:
         never exceeds today's lobby_timeout (a lowered setting, a clock set back).
         """
         left = (self.state.lobby_idle_until - discord.utils.utcnow()).total_seconds()
-        left = min(left, self.lobby_timeout)
+        left = min(left, self.state.options.lobby_timeout)
         self.touch_lobby(left)
         if left > 0:
-            self.state.log.append(t(self.lang, "log.restarted_lobby"))
+            self.state.note(t(self.lang, "log.restarted_lobby"))
             self.public_messages.request_update()
 
     def resume(self) -> None:
         """Carry on after a restart: timers start afresh and the table says so."""
         game = self.state.game
         assert game is not None
-        self.state.log.append(t(self.lang, "log.restarted_game"))
+        self.state.note(t(self.lang, "log.restarted_game"))
         # The turn timer starts afresh, and with it the reminder.
         self.public_messages.clear_reminder()
         if game.phase is Phase.ROUND_OVER:
@@ -182,7 +189,7 @@ class GameSession:
         game = self.state.game
         assert game is not None
         view = view_for(game, player)
-        emoji = self.manager.pictures.card_emoji(self.state.palette)
+        emoji = self.manager.pictures.card_emoji(self.state.options.palette)
         return render.hand_message(
             self.state, view, self.state.serial, page, notice, lang, card_emoji=emoji
         )
@@ -229,7 +236,9 @@ class GameSession:
         now = asyncio.get_running_loop().time()
         previous = self._hands.get(player)
         self._hands[player] = (interaction, now)
-        if previous is not None and now - previous[1] < HAND_DELETABLE_FOR:
+        # A token request of the channel's allowance, when the table can spare it.
+        fresh = previous is not None and now - previous[1] < HAND_DELETABLE_FOR
+        if previous is not None and fresh and self.public_messages.spare_token_request():
             self.manager.spawn(self._delete_hand(previous[0]), f"unhand-{self.id}")
 
     async def _delete_hand(self, interaction: Interaction) -> None:
@@ -241,14 +250,18 @@ class GameSession:
 
     # ------------------------------------------------------------------ saving
 
-    def saving(self) -> None:
-        """Hand the state as it is now to the store's writer; never waits for the store.
+    def settle(self) -> None:
+        """The one save point (the lock runs it on every release): hand the table as it is
+        now to the store's writer if it moved since the last save; never waits for the store.
 
-        Call it under the lock after every change. A slow, locked or failing store holds up
-        nothing: play goes on in memory and the newest state is written when it can be.
+        A slow, locked or failing store holds up nothing: play goes on in memory and the
+        newest state is written when it can be.
         """
-        self.state.revision += 1
-        self._saved = self.manager.persist(self.state)
+        state = self.state
+        if self.forgotten or state.revision == self._saved_revision:
+            return
+        self._saved_revision = state.revision
+        self._saved = self.manager.persist(state)
 
     async def saved(self, timeout: float | None = SAVE_WAIT) -> bool:
         """Wait (outside the lock), at most ``timeout`` s, for the last change to be written;
@@ -264,7 +277,7 @@ class GameSession:
 
     def touch_lobby(self, seconds: float | None = None) -> None:
         """(Re)start the idle timer that closes a lobby nobody starts (default: the full time)."""
-        delay = self.lobby_timeout if seconds is None else max(0.0, seconds)
+        delay = self.state.options.lobby_timeout if seconds is None else max(0.0, seconds)
         self.state.lobby_idle_until = discord.utils.utcnow() + timedelta(seconds=delay)
         self._cancel(self._lobby_task)
         self._lobby_task = self.manager.spawn(self._expire_lobby(delay), f"lobby-{self.id}")
@@ -273,7 +286,7 @@ class GameSession:
         await asyncio.sleep(delay)
         async with self.lock:
             if self.state.game is None and not self.state.closed:
-                minutes = self.lobby_timeout // 60
+                minutes = self.state.options.lobby_timeout // 60
                 lang = self.lang
                 await self.close_with(
                     t(lang, "closed.lobby_idle.title"), tn(lang, "closed.lobby_idle", minutes)
@@ -293,7 +306,6 @@ class GameSession:
                 return None
         elif click.action == "start":
             self.start_game(user.id)
-            self.saving()
             return lambda: self.public_messages.answer_in_place(interaction)
         elif click.action == "addai":
             state.host_adds_ai(user.id, self.ai_name)
@@ -307,7 +319,6 @@ class GameSession:
             await self.public_messages.show_closed(interaction)
             return None
         self.touch_lobby()
-        self.saving()
         return lambda: self.public_messages.answer_in_place(interaction)
 
     async def _leave_lobby(self, interaction: Interaction) -> None:
@@ -332,7 +343,7 @@ class GameSession:
         names = {s.player_id: safe_name(s.name) for s in state.seats}
         events = state.start(user_id, secrets.randbits(63), names)
         self._cancel(self._lobby_task)
-        state.log.extend(words.narrate(self.lang, events, self.name))
+        state.note(*words.narrate(self.lang, events, self.name))
         self._after_state_change()
 
     # ------------------------------------------------------------------ table buttons
@@ -358,7 +369,6 @@ class GameSession:
             done = t(lang, "table.catch.done", name=self.name(target))
             return self._table_move(interaction, player, Catch(target), done)
         self._begin_next_round()
-        self.saving()
         return lambda: self.public_messages.answer_in_place(interaction)
 
     def _missed_a_catch(self, user_id: int) -> NoReturn:
@@ -418,19 +428,19 @@ class GameSession:
             await self._in_place_of_hand(interaction, player, shown.embed, None)
         else:
             await self._respond_hand(interaction, player, edit=True, notice=notice)
+        await self.public_messages.renew_through(interaction)
 
     # ------------------------------------------------------------------ state changes
 
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
-        """Narrate events, move the turn serial, reset timers, schedule the table edit and
-        save (every move ends here, so none can forget to save)."""
+        """Narrate events, move the turn serial, reset timers and schedule the table edit (the
+        lock's release saves it)."""
         lines = words.narrate(self.lang, events, self.name)
         self.state.record(lines, actor, turn_move=turn_move, events=events)
         if turn_move:
             self._after_state_change()
         self.computer_turns.watch_for_forgotten_uno()
         self.public_messages.request_update()
-        self.saving()
 
     def _after_state_change(self) -> None:
         game = self.state.game
@@ -453,7 +463,7 @@ class GameSession:
             turn = self.computer_turns.play_turn(self.state.serial)
         else:
             # The table shows when the timer fires (Discord counts it down on the reader's side).
-            ends = discord.utils.utcnow() + timedelta(seconds=self.state.turn_timeout)
+            ends = discord.utils.utcnow() + timedelta(seconds=self.state.options.turn_timeout)
             self.state.start_turn_timer(ends)
             turn = self._turn_timer(self.state.serial)
         self._turn_task = self.manager.spawn(turn, f"turn-{self.id}")
@@ -461,7 +471,7 @@ class GameSession:
     def _begin_next_round(self) -> None:
         events = self.state.next_round()
         self._cancel(self._round_task)
-        self.state.log.extend(words.narrate(self.lang, events, self.name))
+        self.state.note(*words.narrate(self.lang, events, self.name))
         self._after_state_change()
 
     async def remove_player(self, player: str, reason: str) -> None:
@@ -474,7 +484,6 @@ class GameSession:
         if self.state.game is None:
             self.state.drop_ai(user_id, seat)
             self.touch_lobby()
-            self.saving()
             self.public_messages.request_update()
         else:
             await self.remove_player(seat.player_id, words.REMOVED_KICKED)
@@ -483,9 +492,9 @@ class GameSession:
 
     async def _turn_timer(self, serial: int) -> None:
         loop = asyncio.get_running_loop()
-        timeout = self.state.turn_timeout
+        timeout = self.state.options.turn_timeout
         deadline = loop.time() + timeout
-        reminder = self.turn_reminder
+        reminder = self.state.options.turn_reminder
         if 0 < reminder < timeout:
             await asyncio.sleep(reminder)
             # Sent within the bot's budget of REST calls, drawn when it goes out.
@@ -496,11 +505,11 @@ class GameSession:
             game = self.state.game
             if player is None or game is None:
                 return
-            if self.state.ai_takeover:
+            if self.state.options.ai_takeover:
                 events = await self.computer_turns.take_over(player)
             else:
                 events = self.state.auto_play(player)
-            self.state.log.append(t(self.lang, "log.timed_out", name=self.name(player)))
+            self.state.note(t(self.lang, "log.timed_out", name=self.name(player)))
             self.record(self.state.timed_out(player, events), None, turn_move=True)
 
     def _schedule_next_round(self) -> None:
@@ -512,7 +521,7 @@ class GameSession:
         )
 
     async def _next_round_later(self, round_no: int) -> None:
-        await asyncio.sleep(self.state.next_round_delay)
+        await asyncio.sleep(self.state.options.next_round_delay)
         async with self.lock:
             game = self.state.game
             if self.state.closed or game is None or game.phase is not Phase.ROUND_OVER:
@@ -520,7 +529,6 @@ class GameSession:
             if game.round_no == round_no:
                 self._begin_next_round()
                 self.public_messages.request_update()
-                self.saving()
 
     # ------------------------------------------------------------------ closing
 
@@ -541,8 +549,7 @@ class GameSession:
 
     def stop_timers(self) -> None:
         """Mark the session closed and cancel its turn, lobby and next-round timers."""
-        self.state.closed = True
-        self.state.revision += 1
+        self.state.close()
         self._cancel_timers()
         self.public_messages.clear_reminder()
 
@@ -570,7 +577,8 @@ def _on_its_message(session: GameSession, interaction: Interaction, click: Click
         return False
     if isinstance(click, HandClick):
         return message.flags.ephemeral
-    return not message.flags.ephemeral and message.id == session.state.message_id
+    shown = message.id == session.state.message_id or message.id in session.public_messages.previous
+    return not message.flags.ephemeral and shown
 
 
 def _what(interaction: Interaction) -> str:
@@ -584,20 +592,26 @@ def _what(interaction: Interaction) -> str:
 class SessionManager:
     """Every session of this bot, by channel and by id; spawns their background tasks."""
 
-    def __init__(self, bot: Messenger, settings: Settings) -> None:
-        """An empty manager that talks to Discord through ``bot``."""
+    def __init__(
+        self,
+        bot: Messenger,
+        settings: Settings,
+        persistence: Persistence | None,
+        servers: ServerSettingsBook,
+    ) -> None:
+        """An empty manager that talks to Discord through ``bot``, saves through
+        ``persistence`` (None: nothing is saved) and reads each server's settings from
+        ``servers``."""
         self.bot = bot
         self.settings = settings
+        self.persistence = persistence
+        self.servers = servers
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
         # Rows read at start-up and not restored yet, by channel, the newest saved last.
         self._unrestored_games: dict[int, LiveGame] = {}
         self._unrestored_lobbies: dict[int, SavedLobby] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        # Installed by the bot once the store is open; without it nothing is saved.
-        self.persistence: Persistence | None = None
-        # Each server's /uno-settings, read once and kept (its store is installed with it).
-        self.servers = ServerSettingsBook()
         self.thinker = Thinker()
         # Every table edit of this process goes through one budget (Discord's global limit),
         # the share of its shards when it is one process of a shard cluster.
@@ -608,6 +622,8 @@ class SessionManager:
             settings.shard_count if shards and settings.shard_count else 1,
         )
         self.edits = EditBudget(share, self.settings.table_edit_interval)
+        # The channels' allowances of requests through interaction tokens (not counted).
+        self.tokens = TokenAllowance()
         # Card art cached beside the database (also when the store is PostgreSQL: db_path's
         # folder is the bot's data folder).
         self.pictures = Pictures(settings.db_path.parent / "card-art")
@@ -631,26 +647,28 @@ class SessionManager:
             if session_id not in self.by_id:
                 return session_id
 
+    @staticmethod
+    def server_locale(interaction: Interaction) -> discord.Locale | None:
+        """The server's own Discord language (its preferred locale)."""
+        guild = interaction.guild
+        return guild.preferred_locale if guild is not None else interaction.guild_locale
+
     def server_language(self, interaction: Interaction) -> Lang:
         """The language of the server's public messages: the server's own setting, else the
         host's ``language`` setting, else the server's preferred locale, else English."""
-        guild = interaction.guild
-        server = guild.preferred_locale if guild is not None else interaction.guild_locale
-        chosen = self.servers.peek(interaction.guild_id).language or self.settings.language
-        return public_language(server, chosen)
+        chosen = self.servers.peek(interaction.guild_id).shown("language", self.settings)
+        return Lang(public_language(chosen, self.server_locale(interaction)))
 
     def reader(self, interaction: Interaction) -> Lang:
-        """The language of a private answer: the user's, else the channel's table's (or the
-        server's), else English."""
+        """The language of a private answer (the bot's one rule): the user's, else the
+        channel's table's (or the server's), else English."""
         session = self.by_channel.get(interaction.channel_id or 0)
-        server = session.state.language if session else self.server_language(interaction)
+        server = session.lang if session else self.server_language(interaction)
         return resolve(interaction.locale, server)
 
-    def open_lobby(
-        self, interaction: Interaction, rules: RuleSet, timers: Timers, server: ServerSettings
-    ) -> GameSession:
-        """A new lobby in the interaction's channel, hosted by the user, with the server's
-        timers, language and look (``server``, read before)."""
+    def open_lobby(self, interaction: Interaction, options: TableOptions) -> GameSession:
+        """A new lobby in the interaction's channel, hosted by the user, started with
+        ``options`` (``ServerSettings.table_options``)."""
         assert interaction.channel_id is not None
         host = Seat(str(interaction.user.id), interaction.user.display_name)
         state = TableState(
@@ -658,19 +676,9 @@ class SessionManager:
             interaction.guild_id,
             interaction.channel_id,
             host,
-            rules,
-            timers.turn_timeout,
-            timers.next_round_delay,
+            options,
             discord.utils.utcnow(),
         )
-        state.turn_reminder = timers.turn_reminder
-        state.lobby_timeout = timers.lobby_timeout
-        state.ai_catch_rate = timers.ai_catch_rate
-        state.ai_difficulty = server.ai_difficulty
-        state.ai_takeover = server.ai_takeover
-        look = server.look(self.settings)
-        state.pictures, state.palette = look["pictures"], look["palette"]
-        state.language = self.server_language(interaction)
         session = GameSession(self, state)
         self.register(session)
         session.touch_lobby()
@@ -682,6 +690,7 @@ class SessionManager:
 
     def _drop(self, session: GameSession) -> None:
         """Make a session unreachable by its channel and id, and end its saved rows."""
+        session.forgotten = True
         if self.by_channel.get(session.channel_id) is session:
             del self.by_channel[session.channel_id]
         self.by_id.pop(session.id, None)
@@ -691,6 +700,7 @@ class SessionManager:
     def finish(self, session: GameSession) -> None:
         """A match ended or was abandoned: free the channel once the table is updated."""
         session.stop_timers()
+        session.settle()  # the last state (the match's result) is saved before the rows end
         self.spawn(self.forget(session), f"finish-{session.id}")
 
     def register(self, session: GameSession) -> None:
@@ -698,12 +708,14 @@ class SessionManager:
         self.by_channel[session.channel_id] = session
         self.by_id[session.id] = session
 
-    async def read_saved(self, persistence: Persistence) -> tuple[int, int]:
+    async def read_saved(self) -> tuple[int, int]:
         """Read every saved game and lobby (restored later by ``restore_saved``, or at once
         when its channel is used); returns how many of each.
 
         A lobby saved for a channel that has a live game lost the channel to it: dropped.
         """
+        persistence = self.persistence
+        assert persistence is not None, "a bot without a store has nothing saved"
         saved = await persistence.read_saved()
         # The most recently saved games first: the likeliest to be clicked soon.
         games = sorted(saved.games, key=lambda live: live.saved_at or live.game.updated_at)
@@ -762,7 +774,7 @@ class SessionManager:
             state = persistence.restore_game(live)
             if state is None:
                 self.spawn(persistence.abandon(live.game.id), f"abandon-{live.game.id}")
-                text = t(public_language(None, self.settings.language), "restore.failed")
+                text = t(Lang(public_language(self.settings.language)), "restore.failed")
                 self.edits.call(partial(self.announce, channel_id, text))
                 return None
             if state.id in self.by_id:

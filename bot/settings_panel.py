@@ -11,30 +11,31 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.config import Settings
 from bot.server_settings import (
     CATCH_RATE,
-    CHOICES,
     HOUSE_RULES,
     MAX_CHANNELS,
-    NUMBERS,
-    SWITCHES,
     ServerSettings,
     SettingRefused,
     bounds,
+    choices,
+    numbers,
+    switches,
 )
 from bot.servers import ServerSettingsBook
 from bot.store import StoreError
 from bot.ui import words
 from bot.ui.buttons import RETIRED_BUTTON, SETTINGS_ID, SettingsClick, parse_settings
-from bot.ui.i18n import Lang, format_number, resolve, t
+from bot.ui.i18n import Lang, format_number, t
 from bot.ui.kinds import SETTINGS_COLOUR, KindChecked, MessageKind
 from bot.ui.render import add_field
-from bot.ui.respond import Interaction, button_view, edit_in_place, reply, safe_name
+from bot.ui.respond import Answering, Interaction, button_view, edit_in_place, reply, safe_name
+from bot.ui.respond import reader as answer_reader
 from bot.ui.text import fit
 
 log = logging.getLogger(__name__)
@@ -43,13 +44,39 @@ SELECT_LABEL_LIMIT = 100  # characters in a select option's label
 MODAL_LABEL_LIMIT = 45  # characters in a modal input's label
 AUTO = "auto"  # the choice value of "follow the host's setting" (the empty language)
 DIGITS = re.compile(r"\d{1,20}")
+LOOK = ("pictures", "palette")  # the look of a table, listed with the language
 # Seconds a modal waits for its answer (the interaction token's life); a closed one is dropped.
 MODAL_TIMEOUT = 900
 
 
+class PanelHost(Protocol):
+    """What the panel needs of ``interaction.client`` (``UnoBot`` is one)."""
+
+    @property
+    def settings(self) -> Settings:
+        """The host's config."""
+        ...
+
+    @property
+    def servers(self) -> ServerSettingsBook:
+        """Each server's settings."""
+        ...
+
+    @property
+    def sessions(self) -> Answering:
+        """Who says the reader's language."""
+        ...
+
+
+def host(interaction: Interaction) -> PanelHost:
+    """The bot the panel runs in."""
+    client: PanelHost = interaction.client
+    return client
+
+
 def reader(interaction: Interaction) -> Lang:
-    """The language of the panel: the user's, else the server's, else English."""
-    return resolve(interaction.locale, interaction.guild_locale)
+    """The language of the panel: the bot's one rule for an answer only this person sees."""
+    return answer_reader(interaction)
 
 
 def may_change(interaction: Interaction) -> bool:
@@ -71,7 +98,7 @@ def value_text(lang: Lang, name: str, value: Any) -> str:
         return t(lang, "value.on" if value else "value.off")
     if name == "ai_difficulty":
         return t(lang, f"ai.difficulty.{value}")
-    if name in CHOICES:
+    if name in choices():
         return t(lang, f"value.{name}.{value or AUTO}")
     return str(value)
 
@@ -87,7 +114,7 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
         title=t(lang, "settings.title", where=safe_name(where)), colour=SETTINGS_COLOUR
     )
     embed.description = t(lang, "settings.intro")
-    house = [setting_name(lang, n) for n in HOUSE_RULES if getattr(server, n)]
+    house = [setting_name(lang, n) for n in HOUSE_RULES if server.value(n)]
     rules = [
         f"{setting_name(lang, 'target')}: {format_number(lang, server.target)}",
         f"{setting_name(lang, 'scoring')}: {value_text(lang, 'scoring', server.scoring)}",
@@ -95,24 +122,23 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
         t(lang, "summary.house", rules=", ".join(house)) if house else t(lang, "settings.no_house"),
     ]
     add_field(embed, t(lang, "settings.section.rules"), "\n".join(rules))
-    timers = server.timers(config)
     lines = [
-        f"{setting_name(lang, n)}: {_seconds(lang, getattr(server, n), getattr(timers, n))}"
+        f"{setting_name(lang, n)}: {_seconds(lang, server.value(n), server.shown(n, config))}"
         for n in ("turn_timeout", "turn_reminder", "lobby_timeout", "next_round_delay")
     ]
     add_field(embed, t(lang, "settings.section.timers"), "\n".join(lines))
-    rate = t(lang, "settings.percent", percent=round(timers.ai_catch_rate * 100))
+    rate = t(lang, "settings.percent", percent=round(server.shown(CATCH_RATE, config) * 100))
     if server.ai_catch_rate is None:
         rate = t(lang, "settings.from_config", value=rate)
     computer = [
-        f"{setting_name(lang, n)}: {value_text(lang, n, getattr(server, n))}"
+        f"{setting_name(lang, n)}: {value_text(lang, n, server.value(n))}"
         for n in ("ai_difficulty", "ai_takeover")
     ] + [f"{setting_name(lang, CATCH_RATE)}: {rate}"]
     add_field(embed, t(lang, "settings.section.ai"), "\n".join(computer))
     look = [f"{setting_name(lang, 'language')}: {value_text(lang, 'language', server.language)}"]
-    for name, value in server.look(config).items():
-        text = value_text(lang, name, value)
-        if getattr(server, name) is None:
+    for name in LOOK:
+        text = value_text(lang, name, server.shown(name, config))
+        if server.value(name) is None:
             text = t(lang, "settings.from_config", value=text)
         look.append(f"{setting_name(lang, name)}: {text}")
     add_field(embed, t(lang, "settings.section.messages"), "\n".join(look))
@@ -131,23 +157,23 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
 def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.ui.View:
     """The panel's controls, each showing the current value (the config's where the server
     left one to it)."""
-    shown = {**server.model_dump(), **server.look(config)}
-    switches = discord.ui.Select[Any](
+    shown = {name: server.shown(name, config) for name in (*switches(), *choices())}
+    switch_select = discord.ui.Select[Any](
         custom_id=SettingsClick("switches").custom_id,
         placeholder=t(lang, "settings.placeholder.switches"),
         min_values=0,
-        max_values=len(SWITCHES),
+        max_values=len(switches()),
         options=[
             discord.SelectOption(
                 label=fit(setting_name(lang, n), SELECT_LABEL_LIMIT),
                 value=n,
                 default=bool(shown[n]),
             )
-            for n in SWITCHES
+            for n in switches()
         ],
     )
     options = []
-    for name, values in CHOICES.items():
+    for name, values in choices().items():
         for value in values:
             current = shown[name] == value
             label = f"{setting_name(lang, name)}: {value_text(lang, name, value)}"
@@ -194,7 +220,7 @@ def panel_view(lang: Lang, server: ServerSettings, config: Settings) -> discord.
             (SettingsClick("reset"), discord.ButtonStyle.danger),
         )
     ]
-    selects = (switches, choice, channels, role)
+    selects = (switch_select, choice, channels, role)
     for row, select in enumerate(selects):
         select.row = row
     # Clicks reach the controls through the registered SettingsControl, never this view.
@@ -209,7 +235,7 @@ async def show_panel(interaction: Interaction, config: Settings, *, reset: bool 
         key = "settings.not_in_server" if interaction.guild_id is None else "settings.not_allowed"
         await reply(interaction, t(lang, key))
         return
-    book = _book(interaction)
+    book = host(interaction).servers
     assert interaction.guild_id is not None
     server = await book.get(interaction.guild_id)
     notice = None
@@ -226,11 +252,6 @@ async def show_panel(interaction: Interaction, config: Settings, *, reset: bool 
     )
 
 
-def _book(interaction: Interaction) -> ServerSettingsBook:
-    book: ServerSettingsBook = interaction.client.sessions.servers
-    return book
-
-
 async def _opened(
     interaction: Interaction, lang: Lang
 ) -> tuple[ServerSettingsBook, ServerSettings] | None:
@@ -239,7 +260,7 @@ async def _opened(
     if not may_change(interaction):
         await reply(interaction, t(lang, "settings.not_allowed"))
         return None
-    book = _book(interaction)
+    book = host(interaction).servers
     assert interaction.guild_id is not None
     return book, await book.get(interaction.guild_id)
 
@@ -265,7 +286,7 @@ async def _saved(
 def refusal_text(lang: Lang, refused: SettingRefused) -> str:
     """Why a setting cannot take a value, in ``lang``."""
     name = setting_name(lang, refused.name) if refused.name in ServerSettings.model_fields else ""
-    if refused.name in NUMBERS or refused.name == CATCH_RATE:
+    if refused.name in numbers() or refused.name == CATCH_RATE:
         low, high = bounds(refused.name)
         if refused.name == CATCH_RATE:
             low, high = low * 100, high * 100
@@ -313,7 +334,7 @@ class SettingsControl(
             return
         book, server = opened
         control = self.click.control
-        config: Settings = interaction.client.settings
+        config = host(interaction).settings
         if control == "numbers":
             await interaction.response.send_modal(NumbersModal(lang, server))
             return
@@ -334,16 +355,18 @@ class SettingsControl(
 def _changes(interaction: Interaction, control: str, values: list[str]) -> dict[str, Any]:
     """What a select's chosen ``values`` change; SettingRefused for anything not offered."""
     if control == "switches":
-        unknown = [v for v in values if v not in SWITCHES]
+        offered = switches()
+        unknown = [v for v in values if v not in offered]
         if unknown:
             raise SettingRefused(unknown[0], "unknown")
-        return {name: name in values for name in SWITCHES}
+        return {name: name in values for name in offered}
     if control == "choice":
         if len(values) != 1:
             raise SettingRefused("choice", "one value")
         name, _, value = values[0].partition(":")
         value = "" if value == AUTO else value
-        if name not in CHOICES or value not in CHOICES[name]:
+        allowed = choices()
+        if name not in allowed or value not in allowed[name]:
             raise SettingRefused(name, "not offered")
         return {name: value}
     if control == "channels":
@@ -400,7 +423,7 @@ class _NumbersForm(discord.ui.Modal):
                 custom_id=name,
                 label=fit(self.label(name), MODAL_LABEL_LIMIT),
                 placeholder=t(lang, "settings.modal.blank"),
-                default=self.shown(getattr(server, name)),
+                default=self.shown(server.value(name)),
                 required=False,
                 max_length=6,
             )
@@ -439,14 +462,14 @@ class _NumbersForm(discord.ui.Modal):
         except SettingRefused as refused:
             await reply(interaction, refusal_text(lang, refused))
             return
-        await _apply(interaction, lang, book, new, interaction.client.settings)
+        await _apply(interaction, lang, book, new, host(interaction).settings)
 
 
 class NumbersModal(_NumbersForm):
     """The target and the four timers."""
 
     def __init__(self, lang: Lang, server: ServerSettings) -> None:
-        super().__init__(lang, t(lang, "settings.modal.numbers"), server, NUMBERS)
+        super().__init__(lang, t(lang, "settings.modal.numbers"), server, numbers())
 
     def label(self, name: str) -> str:
         """The input's label; timers say their unit."""

@@ -10,8 +10,8 @@ no words: the session says each key in its reader's language.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.engine import Face, Game, Move, Phase, RuleSet
@@ -19,12 +19,10 @@ from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.players import Difficulty, computer_id, is_computer
 from bot.engine.replay import MoveLog
-from bot.engine.variants import VARIANTS
 from bot.engine.variants import variant as variant_entry
+from bot.options import MAX_SEATS as MAX_SEATS  # declared with the options (start's ``ai``)
+from bot.options import TableOptions
 
-# The most seats any variant has (computer players are numbered up to it); each variant's own
-# range is in its entry.
-MAX_SEATS = max(entry.max_players for entry in VARIANTS.values())
 LOG_LINES = 6
 TIMEOUTS_BEFORE_REMOVAL = 3
 AI_NAMES = ("Anna", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo")
@@ -59,6 +57,26 @@ class Seat:
         return None if self.ai else int(self.player_id)
 
 
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """A table's saved parts, as persistence reads them back (``TableState.restore``)."""
+
+    session_id: str
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    options: TableOptions
+    seats: Sequence[Seat]
+    message_id: int | None
+    lobby_idle_until: datetime
+    serial: int = 0
+    log: Sequence[str] = ()
+    timeouts_in_row: Mapping[str, int] = field(default_factory=dict)
+    reminder_id: int | None = None
+    # The running match's move log (None: a lobby, or a save made before the log existed).
+    moves: MoveLog | None = None
+
+
 class TableState:
     """A lobby that becomes a game: everything about a channel's table that is saved."""
 
@@ -68,59 +86,121 @@ class TableState:
         guild_id: int | None,
         channel_id: int,
         host: Seat,
-        rules: RuleSet,
-        turn_timeout: int,
-        next_round_delay: int,
+        options: TableOptions,
         lobby_idle_until: datetime,
     ) -> None:
-        """A new lobby with its host seated."""
+        """A new lobby with its host seated, started with ``options``."""
         if host.user_id is None:
             raise ValueError("a table is hosted by a person")
-        self.id = session_id
-        self.guild_id = guild_id
-        self.channel_id = channel_id
-        self.host_id = host.user_id
-        self.rules = rules
-        self.turn_timeout = turn_timeout
-        self.next_round_delay = next_round_delay
-        self.ai_difficulty: Difficulty = "normal"
-        self.ai_takeover = False
-        # The server's timers and catch rate when the lobby opened (None: the host's config),
-        # kept with the table so a later change of the server's settings never alters it.
-        self.turn_reminder: float | None = None
-        self.lobby_timeout: int | None = None
-        self.ai_catch_rate: float | None = None
-        self.seats: list[Seat] = [host]
-        self.game: Game | None = None
-        self.message_id: int | None = None
+        self._take(
+            SavedTable(
+                session_id,
+                guild_id,
+                channel_id,
+                host.user_id,
+                options,
+                [host],
+                None,
+                lobby_idle_until,
+            )
+        )
+
+    @classmethod
+    def restore(cls, saved: SavedTable, game: Game | None = None) -> TableState:
+        """The table as it was saved (a lobby, or with its running ``game``): the one way
+        back from the store."""
+        if all(seat.user_id is None for seat in saved.seats):
+            raise ValueError("a table is hosted by a person")
+        table = cls.__new__(cls)
+        table._take(saved, game)
+        return table
+
+    def _take(self, saved: SavedTable, game: Game | None = None) -> None:
+        """Every attribute, set once, from a table's parts (a new lobby's, or a save's)."""
+        self.id = saved.session_id
+        self.guild_id = saved.guild_id
+        self.channel_id = saved.channel_id
+        self.host_id = saved.host_id
+        # Everything the table was started with (rules, timers, language, look), fixed when
+        # the lobby opened: a later change of the server's settings never alters it.
+        self.options = saved.options
+        # Moves on with every change (each method below, each setter): the session saves the
+        # table when it moved, and a failed click can tell whether it changed anything.
+        self.revision = 0
+        self.seats: list[Seat] = list(saved.seats)  # the host wherever they sat
+        self.game: Game | None = game
+        self._message_id = saved.message_id
         # The message that pinged the person whose turn is running late (deleted when it ends).
-        self.reminder_id: int | None = None
-        self.serial = 0
+        self._reminder_id = saved.reminder_id
+        self.serial = saved.serial
         # When the running turn's timer fires (wall-clock, with the serial of the turn it was
         # started for); not saved, since a restored game starts its timer afresh.
         self._turn_deadline: tuple[int, datetime] | None = None
-        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.log: deque[str] = deque(saved.log, maxlen=LOG_LINES)
         # What the last turn move did (its engine events), for the picture's "+2" and skip
         # marks; not saved (a restored table shows them again from its next move).
         self.last_events: tuple[ev.Event, ...] = ()
-        self.timeouts_in_row: dict[str, int] = {}
-        self.closed = False
+        self.timeouts_in_row: dict[str, int] = dict(saved.timeouts_in_row)
+        self._closed = False
         # Wall-clock, not loop time: it is saved with the lobby and must mean the same instant
         # to the process that restores it.
-        self.lobby_idle_until = lobby_idle_until
-        # Moves on with every change, so a failed click can tell whether it changed anything.
-        self.revision = 0
-        # The language of the public messages (a catalog code), chosen when the lobby opens
-        # and saved with the table, so a restored game keeps it.
-        self.language = "en"
-        # How the public table looks: with its picture (or text only), and the card art's
-        # palette ("standard" or "colour_blind"); chosen when the lobby opens, saved with it.
-        self.pictures = True
-        self.palette = "standard"
-        self._names: dict[str, str] = {host.player_id: host.name}
+        self._lobby_idle_until = saved.lobby_idle_until
+        self._names: dict[str, str] = {seat.player_id: seat.name for seat in saved.seats}
         # The match's seed and every change made to it, for the history's replays (None: a
-        # game restored from a save older than the log, which the history keeps unreplayable).
-        self.moves: MoveLog | None = None
+        # lobby, or a game restored from a save older than the log, kept unreplayable).
+        self.moves: MoveLog | None = saved.moves
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rules of the game (the variant's, with its options)."""
+        return self.options.rules
+
+    # ------------------------------------------------------------------ what a change sets
+
+    @property
+    def message_id(self) -> int | None:
+        """The public message (lobby, then table), once posted."""
+        return self._message_id
+
+    @message_id.setter
+    def message_id(self, message_id: int | None) -> None:
+        self._message_id = message_id
+        self.revision += 1
+
+    @property
+    def reminder_id(self) -> int | None:
+        """The turn reminder still up, if any."""
+        return self._reminder_id
+
+    @reminder_id.setter
+    def reminder_id(self, message_id: int | None) -> None:
+        self._reminder_id = message_id
+        self.revision += 1
+
+    @property
+    def lobby_idle_until(self) -> datetime:
+        """When an open lobby nobody starts closes (wall-clock)."""
+        return self._lobby_idle_until
+
+    @lobby_idle_until.setter
+    def lobby_idle_until(self, when: datetime) -> None:
+        self._lobby_idle_until = when
+        self.revision += 1
+
+    @property
+    def closed(self) -> bool:
+        """Whether the table is closed (its session is over)."""
+        return self._closed
+
+    def close(self) -> None:
+        """Close the table for good."""
+        self._closed = True
+        self.revision += 1
+
+    def note(self, *lines: str) -> None:
+        """Add lines to the table's log (already in the table's language)."""
+        self.log.extend(lines)
+        self.revision += 1
 
     # ------------------------------------------------------------------ facts
 
@@ -262,7 +342,7 @@ class TableState:
         """The host's Add AI: one computer player of the lobby's difficulty."""
         self._lobby()
         self._hosted_by(user_id, "lobby.ai.not_host")
-        return self.add_ai(self.ai_difficulty, namer)
+        return self.add_ai(self.options.ai_difficulty, namer)
 
     def drop_ai(self, user_id: int, seat: Seat | None = None) -> Seat:
         """The host takes a computer player out of the lobby (the one added last by default)."""

@@ -12,11 +12,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import UnoBot
+from bot.client import UnoBot, UnoInteraction
+from bot.engine.variants import VARIANTS
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.ui import words
-from bot.ui.i18n import Lang, format_number, resolve, t, tn
+from bot.ui.i18n import ENGLISH, Lang, format_number, t, tn
 from bot.ui.kinds import LEADERBOARD_COLOUR, KindChecked, MessageKind
 from bot.ui.render import within_limits
 from bot.ui.respond import (
@@ -39,11 +40,24 @@ NAME_WIDTH = 14  # keeps a row within about 42 characters, for phones
 MAX_PAGE = 1_000_000
 
 ScopeChoice = Literal["server", "global"]
-VariantChoice = Literal["flip", "classic", "all"]
 
-# One letter per option value in the page buttons' custom_id.
+# Every leaderboard's variant: each registered variant's own, and all of them together.
+ALL_VARIANTS: VariantFilter = "all"
+BOARD_VARIANTS: tuple[VariantFilter, ...] = (*VARIANTS, ALL_VARIANTS)
+VARIANT_CHOICES = [
+    app_commands.Choice(
+        name=app_commands.locale_str(t(ENGLISH, entry.words.name), key=entry.words.name),
+        value=key,
+    )
+    for key, entry in VARIANTS.items()
+] + [app_commands.Choice(name="all", value=ALL_VARIANTS)]
+
+# One letter per option value in the page buttons' custom_id; a variant is named by its key.
 SCOPE_CODES: dict[Scope, str] = {"guild": "s", "global": "g"}
-VARIANT_CODES: dict[VariantFilter, str] = {"flip": "f", "classic": "c", "all": "a"}
+# Page buttons posted before every variant had a board named these by one letter; they
+# still page.
+LEGACY_VARIANT_CODES: dict[str, VariantFilter] = {"f": "flip", "c": "classic", "a": "all"}
+VARIANT_PATTERN = "|".join(re.escape(code) for code in (*BOARD_VARIANTS, *LEGACY_VARIANT_CODES))
 SORT_CODES: dict[SortKey, str] = {"points": "p", "matches_won": "m", "rounds_won": "r"}
 
 # The choices' English names (the catalogs' ``choice.*`` say them in other languages).
@@ -56,32 +70,39 @@ SORT_KEYS: dict[str, SortKey] = {key: key for key in SORT_NAMES}
 SORT_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in SORT_NAMES.items()]
 
 
+def default_sort(variant: VariantFilter) -> SortKey:
+    """A board's sort when none is chosen: points, or matches won for a variant that keeps
+    no points (UNO Junior), where every player's points are 0."""
+    entry = VARIANTS.get(variant)
+    return "matches_won" if entry is not None and not entry.scored else "points"
+
+
 def _decode(codes: dict[Any, str], letter: str) -> Any:
     return next(value for value, code in codes.items() if code == letter)
 
 
-def option_refusal(lang: Lang, **chosen: str) -> str | None:
+def option_refusal(lang: Lang, **chosen: str | None) -> str | None:
     """Why a chosen option is not one the command offers (a modified client can send any
     string), in ``lang``, or None when every one is."""
     allowed = {
         "scope": get_args(ScopeChoice),
-        "variant": tuple(VARIANT_CODES),
+        "variant": BOARD_VARIANTS,
         "sort": tuple(SORT_KEYS),
     }
     for option, value in chosen.items():
-        if value not in allowed[option]:
+        if value is not None and value not in allowed[option]:
             return t(lang, "options.one_of", option=option, allowed=", ".join(allowed[option]))
     return None
 
 
-def server_language(bot: UnoBot, interaction: Interaction) -> Lang:
+def server_language(bot: UnoBot, interaction: UnoInteraction) -> Lang:
     """The language of a public standings message: the server's."""
     return bot.sessions.server_language(interaction)
 
 
-def reader_language(bot: UnoBot, interaction: Interaction) -> Lang:
-    """The language of a private answer: the user's, else the server's."""
-    return resolve(interaction.locale, server_language(bot, interaction))
+def reader_language(bot: UnoBot, interaction: UnoInteraction) -> Lang:
+    """The language of a private answer: the bot's one rule (``SessionManager.reader``)."""
+    return bot.sessions.reader(interaction)
 
 
 @dataclass(frozen=True)
@@ -97,7 +118,7 @@ class BoardQuery:
     def custom_id(self, page: int) -> str:
         """The custom_id of a button that shows ``page`` of this board."""
         return (
-            f"lb:{SCOPE_CODES[self.scope]}:{VARIANT_CODES[self.variant]}"
+            f"lb:{SCOPE_CODES[self.scope]}:{self.variant}"
             f":{SORT_CODES[self.sort]}:{page}:{self.guild_id}"
         )
 
@@ -106,7 +127,7 @@ class BoardQuery:
         """The query a page button's custom_id describes."""
         return cls(
             scope=_decode(SCOPE_CODES, match["scope"]),
-            variant=_decode(VARIANT_CODES, match["variant"]),
+            variant=LEGACY_VARIANT_CODES.get(match["variant"], match["variant"]),
             sort=_decode(SORT_CODES, match["sort"]),
             page=int(match["page"]),
             guild_id=int(match["guild"]),
@@ -116,7 +137,10 @@ class BoardQuery:
 class LeaderboardButton(
     KindChecked,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lb:(?P<scope>[gs]):(?P<variant>[fca]):(?P<sort>[pmr]):(?P<page>\d+):(?P<guild>\d+)",
+    template=(
+        rf"lb:(?P<scope>[gs]):(?P<variant>{VARIANT_PATTERN}):(?P<sort>[pmr])"
+        r":(?P<page>\d+):(?P<guild>\d+)"
+    ),
 ):
     """◀ or ▶ on a leaderboard: anyone may page, also on messages from before a restart."""
 
@@ -218,8 +242,12 @@ def board_embed(
     if not board.rows:
         embed.description = words.board_empty(lang, board.scope == "guild", board.variant)
         return within_limits(embed)
+    unscored = board.variant in VARIANTS and not VARIANTS[board.variant].scored
+    shown = words.variant_name(lang, board.variant)
+    note = [t(lang, "board.unscored", variant=shown)] if unscored else []
     embed.description = "\n".join(
         [
+            *note,
             t(lang, "board.sorted_by", sort=t(lang, f"board.sort.{board.sort}")),
             board_table(board.rows, viewer.id, lang),
             own_rank_line(board, mine, viewer, lang),
@@ -245,7 +273,7 @@ def board_view(query: BoardQuery, board: LeaderboardPage) -> discord.ui.View | N
 
 
 async def board_message(
-    bot: UnoBot, interaction: Interaction, query: BoardQuery
+    bot: UnoBot, interaction: UnoInteraction, query: BoardQuery
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """Read the page and the viewer's rank (within the deadline) and render both."""
     guild_id = query.guild_id if query.scope == "guild" else None
@@ -323,16 +351,16 @@ class LeaderboardCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         scope="This server (default) or every server",
-        variant="UNO Flip, classic UNO or both (default)",
-        sort="What to rank by (default: points)",
+        variant="One variant, or all of them (default)",
+        sort="What to rank by (default: points, or matches won where no points are kept)",
     )
-    @app_commands.choices(sort=SORT_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES, sort=SORT_CHOICES)
     async def leaderboard(
         self,
-        interaction: Interaction,
+        interaction: UnoInteraction,
         scope: ScopeChoice = "server",
-        variant: VariantChoice = "all",
-        sort: str = "points",
+        variant: str = ALL_VARIANTS,
+        sort: str | None = None,
     ) -> None:
         """Post the first page publicly, with the caller's own rank under the table."""
         lang = reader_language(self.bot, interaction)
@@ -347,7 +375,7 @@ class LeaderboardCog(commands.Cog):
         query = BoardQuery(
             scope="guild" if guild_id else "global",
             variant=variant,
-            sort=SORT_KEYS[sort],
+            sort=default_sort(variant) if sort is None else SORT_KEYS[sort],
             page=1,
             guild_id=guild_id,
         )
@@ -363,7 +391,7 @@ class LeaderboardCog(commands.Cog):
     )
     async def stats(
         self,
-        interaction: Interaction,
+        interaction: UnoInteraction,
         user: discord.User | None = None,
         scope: ScopeChoice = "server",
         public: bool = False,

@@ -2,120 +2,125 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.client import UnoBot
-from bot.config import TURN_TIMEOUT_MAX, TURN_TIMEOUT_MIN, PaletteName
-from bot.engine.players import Difficulty
-from bot.engine.rules import Edition, Scoring
-from bot.engine.variants import VariantKey
+from bot.client import UnoBot, UnoInteraction
+from bot.engine.variants import VARIANTS, Variant, VariantKey
 from bot.forget_me import ForgetMeButton, offer_to_forget
-from bot.server_settings import CHOICES as SERVER_CHOICES
-from bot.server_settings import HOUSE_RULES, TARGET_MAX, TARGET_MIN
+from bot.options import OPTIONS, Option
 from bot.sessions import Answer, GameSession, SessionManager
 from bot.settings_panel import SettingsControl
-from bot.table import MAX_SEATS, TableError
+from bot.table import TableError
 from bot.ui import words
 from bot.ui.buttons import TableClick, UnoButton
-from bot.ui.i18n import CommandTranslator, Lang, language_of, t
+from bot.ui.i18n import ENGLISH, CommandTranslator, Lang, language_of, t
 from bot.ui.render import add_field
 from bot.ui.respond import Interaction, can_moderate, plain_name, reply, safe_name
 
 log = logging.getLogger(__name__)
 
-# The options' limits, as synced to Discord and checked again here: a modified client or a
-# direct API call can send anything.
-MAX_AI = MAX_SEATS - 1
 MAX_AI_NAME = 100  # longer than any computer player's name or id
-# The start options that choose one of several values, as the server settings offer them.
-CHOICES = {
-    name: SERVER_CHOICES[name] for name in ("scoring", "edition", "ai_difficulty", "palette")
-}
-FLAGS = HOUSE_RULES  # the house rules' on/off options
+StartGame = Callable[[UnoInteraction, str, dict[str, Any]], Awaitable[None]]
 
 
-def start_refusal(lang: Lang, lobby: LobbyOptions, options: dict[str, Any]) -> str | None:
-    """Why these start options cannot open a lobby (in ``lang``), or None when every one is
-    in range (None: not given, the server's default)."""
-    target = options.get("target")
-    if target is not None and not _whole_in(target, TARGET_MIN, TARGET_MAX):
-        return t(lang, "options.whole_number", option="target", min=TARGET_MIN, max=TARGET_MAX)
-    if lobby.turn_timeout is not None and not _whole_in(
-        lobby.turn_timeout, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX
-    ):
-        return t(
-            lang,
-            "options.seconds",
-            option="turn_timeout",
-            min=TURN_TIMEOUT_MIN,
-            max=TURN_TIMEOUT_MAX,
-        )
-    if not _whole_in(lobby.ai, 0, MAX_AI):
-        return t(lang, "options.whole_number", option="ai", min=0, max=MAX_AI)
-    # None is "not given" everywhere below.
-    chosen = {**options, "ai_difficulty": lobby.ai_difficulty, "palette": lobby.palette}
-    for option, allowed in CHOICES.items():
-        if chosen.get(option) is not None and chosen[option] not in allowed:
-            return t(lang, "options.one_of", option=option, allowed=", ".join(allowed))
-    flags = {name: options.get(name) for name in FLAGS}
-    flags |= {"ai_takeover": lobby.ai_takeover, "pictures": lobby.pictures}
-    for name, value in flags.items():
-        if value is not None and not isinstance(value, bool):
+def start_refusal(lang: Lang, given: Mapping[str, Any]) -> str | None:
+    """Why these start options (by start name; None: not given, the server's default) cannot
+    open a lobby, in ``lang``, or None when every one is in range. Discord checks ranges and
+    choices too, but a modified client or a direct API call can send anything."""
+    for option in OPTIONS.values():
+        name = option.start_name
+        value = None if name is None else given.get(name)
+        if name is None or value is None or option.accepts(value):
+            continue
+        if option.kind is bool:
             return t(lang, "options.true_false", option=name)
+        if option.choices:
+            return t(lang, "options.one_of", option=name, allowed=", ".join(option.choices))
+        key = "options.seconds" if option.unit == "seconds" else "options.whole_number"
+        return t(lang, key, option=name, min=option.low or 0, max=option.high or 0)
     return None
 
 
-def _whole_in(value: object, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+def _annotation(option: Option) -> Any:
+    """The start option's type as discord.py reads it (synced with its range or choices)."""
+    if option.kind is bool:
+        return bool | None
+    if option.choices:
+        return Literal[option.choices] | None
+    return app_commands.Range[option.kind, option.low, option.high] | None
 
 
-COMMON_OPTIONS = {
-    "target": "Points needed to win the game (default: the server's, else 500)",
-    "scoring": "standard: the winner scores the others' cards; alternative: lowest total wins",
-    "stacking": "Answer a draw card with the same draw card to pass the total on",
-    "jump_in": "Play an identical card out of turn",
-    "draw_until_playable": "Keep drawing until you get a playable card",
-    "forced_play": "A playable drawn card is played automatically",
-    "turn_timeout": "Seconds per turn before the bot plays for you (default 60)",
-    "ai": "Computer players to seat right away (0 to 9)",
-    "ai_difficulty": "How well the computer players play (default normal)",
-    "ai_takeover": "A timed-out player is played by the normal AI instead of just drawing",
-    "pictures": "Show a picture of the table (default: the server's setting, else the bot's)",
-    "palette": "Card colours: standard or colour_blind (default: the server's, else the bot's)",
-}
+def start_options(entry: Variant) -> list[Option]:
+    """The start options of an ``entry`` game, in declaration order: every declared option
+    offered at the start, less the rules the variant does not have."""
+    return [
+        option
+        for option in OPTIONS.values()
+        if option.start_name is not None and (not option.rule or entry.offers(option.name))
+    ]
 
 
-@dataclass(frozen=True)
-class LobbyOptions:
-    """Start options that shape the lobby rather than the rules (None: the server's)."""
+def start_command(
+    entry: Variant, start: StartGame, on_error: Any
+) -> app_commands.Command[Any, ..., None]:
+    """``/uno <variant> start``, its options read from the declarations (``bot.options``)."""
+    options = start_options(entry)
+    by_start_name = {option.start_name: option.name for option in options}
 
-    turn_timeout: int | None
-    ai: int
-    ai_difficulty: Difficulty | None
-    ai_takeover: bool | None
-    # None: the server's setting, else the bot's.
-    pictures: bool | None = None
-    palette: PaletteName | None = None
+    async def open_lobby(interaction: Interaction, /, **given: Any) -> None:
+        await start(interaction, entry.key, {by_start_name[n]: v for n, v in given.items()})
+
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_ONLY),
+        *(
+            inspect.Parameter(
+                str(option.start_name),
+                inspect.Parameter.KEYWORD_ONLY,
+                default=None,
+                annotation=_annotation(option),
+            )
+            for option in options
+        ),
+    ]
+    open_lobby.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    open_lobby.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        str(option.start_name): option.description for option in options
+    }
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="start",
+        description=t(ENGLISH, f"cmd.uno.{entry.command}.start.description"),
+        callback=open_lobby,
+    )
+    command.on_error = on_error
+    return command
 
 
 @app_commands.guild_only()  # games live in server channels; in a DM the commands are not offered
 class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Flip or UNO"):
     """The /uno command group; every command delegates to the channel's session."""
 
-    flip = app_commands.Group(name="flip", description="UNO Flip: the double-sided deck")
-    classic = app_commands.Group(name="classic", description="Classic UNO")
-
     def __init__(self, bot: UnoBot) -> None:
-        """The cog for ``bot``."""
+        """The cog for ``bot``, with ``/uno <variant> start`` for every registered variant."""
         self.bot = bot
         super().__init__()
+        uno = self.__cog_app_commands_group__
+        assert uno is not None
+        others = list(uno.commands)
+        for entry in VARIANTS.values():
+            group = app_commands.Group(name=entry.command, description=entry.description)
+            group.add_command(start_command(entry, self._start, self.cog_app_command_error))
+            uno.add_command(group)
+        for command in others:  # the games first, as /uno lists its subcommands
+            uno.remove_command(command.name)
+            uno.add_command(command)
 
     @property
     def sessions(self) -> SessionManager:
@@ -138,15 +143,15 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         self.bot.remove_dynamic_items(UnoButton, SettingsControl, ForgetMeButton)
         await self.bot.tree.set_translator(None)
 
-    def _session(self, interaction: Interaction) -> GameSession | None:
+    def _session(self, interaction: UnoInteraction) -> GameSession | None:
         # During start-up's restore, the channel's saved table comes back first.
         return self.sessions.in_channel(interaction.channel_id)
 
-    def _reader(self, interaction: Interaction) -> Lang:
+    def _reader(self, interaction: UnoInteraction) -> Lang:
         """The language of a private answer to ``interaction``."""
         return self.sessions.reader(interaction)
 
-    async def _hosted_session(self, interaction: Interaction, action: str) -> GameSession | None:
+    async def _hosted_session(self, interaction: UnoInteraction, action: str) -> GameSession | None:
         """The channel's session if the user hosts it; else None, and the user is told why
         (``action``: the ``cmd.reply.only_host.*`` key's last part)."""
         session = self._session(interaction)
@@ -160,87 +165,16 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     # ------------------------------------------------------------------ start
 
-    @flip.command(name="start", description="Open an UNO Flip lobby in this channel")
-    @app_commands.describe(**COMMON_OPTIONS)
-    async def flip_start(
-        self,
-        interaction: Interaction,
-        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
-        scoring: Scoring | None = None,
-        stacking: bool | None = None,
-        jump_in: bool | None = None,
-        draw_until_playable: bool | None = None,
-        forced_play: bool | None = None,
-        turn_timeout: app_commands.Range[int, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX] | None = None,
-        ai: app_commands.Range[int, 0, MAX_AI] = 0,
-        ai_difficulty: Difficulty | None = None,
-        ai_takeover: bool | None = None,
-        pictures: bool | None = None,
-        palette: PaletteName | None = None,
-    ) -> None:
-        """Open an UNO Flip lobby; options not given take the server's settings."""
-        await self._start(
-            interaction,
-            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover, pictures, palette),
-            "flip",
-            target=target,
-            scoring=scoring,
-            stacking=stacking,
-            jump_in=jump_in,
-            draw_until_playable=draw_until_playable,
-            forced_play=forced_play,
-        )
-
-    @classic.command(name="start", description="Open a classic UNO lobby in this channel")
-    @app_commands.describe(
-        **COMMON_OPTIONS,
-        wild_draw_four_on_draw_two="With stacking: a Wild Draw Four may answer a Draw Two",
-        seven_o="Playing a 7 swaps hands with a player; a 0 passes every hand on",
-        edition="The 112-card deck: adds Shuffle Hands or Swap Hands and 3 customizable wilds",
-    )
-    async def classic_start(
-        self,
-        interaction: Interaction,
-        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
-        scoring: Scoring | None = None,
-        stacking: bool | None = None,
-        wild_draw_four_on_draw_two: bool | None = None,
-        seven_o: bool | None = None,
-        jump_in: bool | None = None,
-        draw_until_playable: bool | None = None,
-        forced_play: bool | None = None,
-        edition: Edition | None = None,
-        turn_timeout: app_commands.Range[int, TURN_TIMEOUT_MIN, TURN_TIMEOUT_MAX] | None = None,
-        ai: app_commands.Range[int, 0, MAX_AI] = 0,
-        ai_difficulty: Difficulty | None = None,
-        ai_takeover: bool | None = None,
-        pictures: bool | None = None,
-        palette: PaletteName | None = None,
-    ) -> None:
-        """Open a classic UNO lobby; options not given take the server's settings."""
-        await self._start(
-            interaction,
-            LobbyOptions(turn_timeout, ai, ai_difficulty, ai_takeover, pictures, palette),
-            "classic",
-            target=target,
-            scoring=scoring,
-            stacking=stacking,
-            stack_wild_draw_four_on_draw_two=wild_draw_four_on_draw_two,
-            seven_o=seven_o,
-            jump_in=jump_in,
-            draw_until_playable=draw_until_playable,
-            forced_play=forced_play,
-            edition=edition,
-        )
-
     async def _start(
-        self, interaction: Interaction, lobby: LobbyOptions, variant: VariantKey, **options: Any
+        self, interaction: UnoInteraction, variant: VariantKey, given: dict[str, Any]
     ) -> None:
+        """Open a ``variant`` lobby with the start options ``given`` (by option name; None:
+        not given, the server's setting)."""
         lang = self._reader(interaction)
         if interaction.channel_id is None or interaction.guild_id is None:
             await reply(interaction, t(lang, "cmd.reply.start.not_in_server"))
             return
-        refusal = start_refusal(lang, lobby, options)
+        refusal = start_refusal(lang, {str(OPTIONS[n].start_name): v for n, v in given.items()})
         if refusal is not None:
             await reply(interaction, refusal)
             return
@@ -248,50 +182,41 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         if existing is not None:
             await reply(interaction, t(lang, "cmd.reply.start.already_open", url=existing.jump_url))
             return
-        server = await self.sessions.servers.get(interaction.guild_id)
+        server = await self.bot.servers.get(interaction.guild_id)
         # A thread counts as its channel.
         parent = getattr(interaction.channel, "parent_id", None)
         if server.channels and not {interaction.channel_id, parent} & set(server.channels):
             channels = " ".join(f"<#{channel}>" for channel in server.channels)
             await reply(interaction, t(lang, "cmd.reply.start.channel", channels=channels))
             return
+        locale = self.sessions.server_locale(interaction)
         try:
-            rules = server.rules_for(variant, **options)
+            options = server.table_options(variant, given, self.bot.settings, locale)
         except ValidationError as exc:
             await reply(interaction, words.settings_error_text(lang, exc.errors()[0]["msg"]))
             return
-        timers = server.timers(self.bot.settings)
-        if lobby.turn_timeout is not None:
-            timers = timers.model_copy(update={"turn_timeout": lobby.turn_timeout})
-        session = self.sessions.open_lobby(interaction, rules, timers, server)
+        session = self.sessions.open_lobby(interaction, options)
         state = session.state
-        if lobby.ai_difficulty is not None:
-            state.ai_difficulty = lobby.ai_difficulty
-        if lobby.ai_takeover is not None:
-            state.ai_takeover = lobby.ai_takeover
-        if lobby.pictures is not None:
-            state.pictures = lobby.pictures
-        if lobby.palette is not None:
-            state.palette = lobby.palette
-        if state.palette != "standard":
+        if options.palette != "standard":
             # The palette's card emoji, made once per run (the standard ones at start-up).
-            emoji = self.sessions.pictures.ensure_emoji(self.bot, [state.palette])
+            emoji = self.sessions.pictures.ensure_emoji(self.bot, [options.palette])
             self.sessions.spawn(emoji, "card-emoji")
-        for _ in range(lobby.ai):
-            state.add_ai(state.ai_difficulty, session.ai_name)
+        for _ in range(given.get("ai") or 0):
+            state.add_ai(options.ai_difficulty, session.ai_name)
         async with session.lock:
             shown = session.render_public()
             response = await interaction.response.send_message(
                 embed=shown.embed, view=shown.view or discord.utils.MISSING
             )
+            # Saved as the lock is released, once the message exists: a restored lobby needs
+            # its message to edit.
             state.message_id = response.message_id
-            # Saved once the message exists: a restored lobby needs its message to edit.
-            session.saving()
+            session.public_messages.adopt(interaction)  # its token edits the table
 
     # ------------------------------------------------------------------ in-game commands
 
     @app_commands.command(name="hand", description="Show your hand (only you can see it)")
-    async def hand(self, interaction: Interaction) -> None:
+    async def hand(self, interaction: UnoInteraction) -> None:
         """Reopen your ephemeral hand."""
         session = self._session(interaction)
         if session is None or session.state.game is None:
@@ -301,7 +226,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         await self.sessions.run(interaction, session, lambda: session.on_table(interaction, hand))
 
     @app_commands.command(name="status", description="Show this channel's game (only to you)")
-    async def status(self, interaction: Interaction) -> None:
+    async def status(self, interaction: UnoInteraction) -> None:
         """The table or lobby, shown ephemerally."""
         session = self._session(interaction)
         if session is None:
@@ -312,7 +237,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             await interaction.response.send_message(embed=shown.embed, ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of the game in this channel")
-    async def rules(self, interaction: Interaction) -> None:
+    async def rules(self, interaction: UnoInteraction) -> None:
         """The rules of the variant in the reader's language, plus this game's settings."""
         lang = self._reader(interaction)
         session = self._session(interaction)
@@ -323,12 +248,15 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             add_field(embed, field_name, value)
         if session is not None:
             state = session.state
-            summary = words.rules_summary(lang, state.rules, state.turn_timeout, state.ai_takeover)
+            options = state.options
+            summary = words.rules_summary(
+                lang, state.rules, options.turn_timeout, options.ai_takeover
+            )
             add_field(embed, t(lang, "rules.this_game"), summary)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="leave", description="Leave the lobby or game in this channel")
-    async def leave(self, interaction: Interaction) -> None:
+    async def leave(self, interaction: UnoInteraction) -> None:
         """Leave; in a game your cards go back into the draw pile."""
         session = self._session(interaction)
         if session is None:
@@ -343,7 +271,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     @app_commands.command(name="kick", description="Host: remove a player from this game")
     @app_commands.describe(player="The player to remove")
-    async def kick(self, interaction: Interaction, player: discord.Member) -> None:
+    async def kick(self, interaction: UnoInteraction, player: discord.Member) -> None:
         """Remove a player (host only)."""
         session = await self._hosted_session(interaction, "kick")
         if session is None:
@@ -361,7 +289,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         name="remove-ai", description="Host: take a computer player out of the lobby or game"
     )
     @app_commands.describe(name="The computer player (default: the one added last)")
-    async def remove_ai(self, interaction: Interaction, name: str | None = None) -> None:
+    async def remove_ai(self, interaction: UnoInteraction, name: str | None = None) -> None:
         """Remove a computer player (host only); in a game its cards go back into the pile."""
         if name is not None and len(name) > MAX_AI_NAME:
             await reply(interaction, t(self._reader(interaction), "cmd.reply.remove_ai.too_long"))
@@ -389,7 +317,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     @remove_ai.autocomplete("name")
     async def _computer_players(
-        self, interaction: Interaction, current: str
+        self, interaction: UnoInteraction, current: str
     ) -> list[app_commands.Choice[str]]:
         session = self._session(interaction)
         if session is None:
@@ -402,7 +330,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         ][:25]
 
     async def _remove(
-        self, session: GameSession, interaction: Interaction, user_id: int, reason: str
+        self, session: GameSession, interaction: UnoInteraction, user_id: int, reason: str
     ) -> Answer:
         """Take ``user_id`` out of the lobby or game (``reason``: a ``words.REMOVED_*`` code);
         answers with what happened."""
@@ -415,7 +343,6 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
                 raise TableError("lobby.not_in" if you else "lobby.not_in.other")
             said = words.removal_text(session.lang, safe_name(seat.name), reason)
             if await session.leave_lobby(seat, said):
-                session.saving()
                 session.public_messages.request_update()
             else:
                 await session.public_messages.show_closed()
@@ -432,14 +359,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
         return lambda: reply(interaction, text)
 
     @app_commands.command(name="end", description="End this channel's game (host or moderators)")
-    async def end(self, interaction: Interaction) -> None:
+    async def end(self, interaction: UnoInteraction) -> None:
         """End the game; rounds already scored are kept."""
         session = self._session(interaction)
         lang = self._reader(interaction)
         if session is None:
             await reply(interaction, t(lang, "cmd.reply.no_game"))
             return
-        role = (await self.sessions.servers.get(interaction.guild_id)).moderator_role
+        role = (await self.bot.servers.get(interaction.guild_id)).moderator_role
         if interaction.user.id != session.state.host_id and not can_moderate(interaction, role):
             await reply(interaction, t(lang, "cmd.reply.end.not_allowed"))
             return
@@ -454,7 +381,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
     @app_commands.command(
         name="forget-me", description="Erase your UNO points, wins and stats from this bot"
     )
-    async def forget_me(self, interaction: Interaction) -> None:
+    async def forget_me(self, interaction: UnoInteraction) -> None:
         """Privately: what is erased, and a button that erases it."""
         await offer_to_forget(interaction)
 

@@ -24,6 +24,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -377,7 +378,8 @@ def mounted_tmpfs(point: Path, options: str) -> Iterator[Path]:
 
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MiB disk of its own (room for a migrated database and its WAL); the test fills it."""
+    """A 1 MiB disk of its own; the test fills it. (At 256 KiB a new database's migrations
+    no longer fit: the last checkpoint failed for want of space and left the WAL behind.)"""
     yield from mounted_tmpfs(tmp_path / "disk", "size=1m")
 
 
@@ -504,17 +506,23 @@ def test_an_unknown_uno_variable_gets_one_warning_with_the_closest_name(folder: 
 
 
 def test_an_unreachable_postgresql_is_one_line_naming_db_url(folder: Path) -> None:
-    """UNO_DB_URL naming a PostgreSQL server that does not answer: one line naming the
-    setting and the server (no password), before logging in, and nothing written."""
+    """UNO_DB_URL naming a PostgreSQL server that does not answer: retried (one log line per
+    attempt) as a transient outage, then one line naming the setting and the server (no
+    password), status 1, before logging in, and nothing written."""
     before = snapshot(folder)
     result = run_bot(
         folder,
+        "-c",
+        "import sys, bot.preflight, bot.__main__ as main; "
+        "bot.preflight.STORE_RETRY_DELAYS = (0.05, 0.1); sys.exit(main.main())",
         DISCORD_TOKEN=FAKE_TOKEN,
         UNO_DB_URL="postgresql://postgres:secret@127.0.0.1:9/unoflip",
     )
-    line = the_one_line(result, 2)
-    assert line.startswith("unoflip: UNO_DB_URL: cannot use ")
-    assert "127.0.0.1:9" in line and "secret" not in line
+    line = the_one_line(result, 1)
+    assert line.startswith("unoflip: UNO_DB_URL: cannot reach ")
+    assert "after 3 attempts" in line
+    assert "127.0.0.1:9" in line and "secret" not in result.stdout + result.stderr
+    assert result.stdout.count("(attempt ") == 2
     refused_before_login(result)
     assert snapshot(folder) == before
 
@@ -591,6 +599,41 @@ def test_a_second_process_on_a_running_shard_is_one_line_naming_shard_ids(
     assert line == (
         "unoflip: UNO_SHARD_IDS: shard 2 of 4 is already run by another bot process on this "
         "database; stop it or start this one with other shard_ids"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("shards", "runs"),
+    [({"UNO_SHARD_COUNT": "4", "UNO_SHARD_IDS": "3"}, "shard 3 of 4"), ({}, "shard 0 of 1")],
+)
+def test_a_process_that_would_split_the_cluster_is_one_line_and_status_2(
+    folder: Path, accepting_discord: str, shards: dict[str, str], runs: str
+) -> None:
+    """python -m bot on a PostgreSQL whose cluster runs 2 shards, with shard_count 4 (or no
+    shard settings at all, claiming every server): one line naming UNO_SHARD_COUNT, status 2."""
+    require_postgres()
+    url = create_database()
+
+    async def hold_and_start() -> subprocess.CompletedProcess[str]:
+        running = await Store.open_postgres(url)
+        try:
+            await running.claim_shards(Shards(2, frozenset({1})))
+            env: dict[str, Any] = {"DISCORD_TOKEN": FAKE_TOKEN, "UNO_DB_URL": url, **shards}
+            return await asyncio.to_thread(
+                lambda: run_bot(folder, "-c", LAUNCH_AGAINST, accepting_discord, **env)
+            )
+        finally:
+            await running.close()
+
+    try:
+        result = asyncio.run(hold_and_start())
+    finally:
+        drop_database(url)
+    line = the_one_line(result, 2)
+    assert line.startswith(
+        f"unoflip: UNO_SHARD_COUNT: this database serves a cluster of 2 shards, but this "
+        f"process would run {runs}; "
     )
 
 

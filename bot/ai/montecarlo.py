@@ -31,6 +31,7 @@ from bot.engine.moves import (
     Move,
     PlayCard,
     SwapWith,
+    TargetDraw,
 )
 from bot.engine.rules import RuleSet
 from bot.engine.variants import variant as variant_entry
@@ -290,6 +291,8 @@ class Sampler:
         game.hands = hands
         game.set_aside = set_aside
         game.knocked_out = [seats.index(player) for player in view.knocked_out]
+        owed = dict(view.lost_turns)
+        game.lost_turns = [owed.get(player, 0) for player in seats]
         game.discard = discard
         game.draw_pile = draw_pile
         game.side = view.side
@@ -416,8 +419,9 @@ def policy_move(game: Game, player: str) -> Move:
         return _best_play(game, seat, legal)
     if phase is Phase.CHOOSE_COLOR:
         return ChooseColor(_best_color(game, seat))
-    if phase is Phase.SWAP_TARGET:
-        targets = [m for m in legal if isinstance(m, SwapWith)]
+    if phase is Phase.SWAP_TARGET or phase is Phase.DRAW_TARGET:
+        # The hand to swap with, or the All Wild target: the closest to going out.
+        targets = [m for m in legal if isinstance(m, (SwapWith, TargetDraw))]
         order = {
             game.players[game.next_seat(seat, step)]: step for step in range(1, len(game.hands))
         }

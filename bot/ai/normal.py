@@ -2,7 +2,9 @@
 
 Shed high cards first, keep wilds for the end, dump expensive cards when someone is at one card,
 name the colour it holds most of, hit a player close to going out with draw and skip cards,
-challenge a draw-wild from a big hand, and swap with the smallest hand under Seven-O.
+challenge a draw-wild from a big hand, and swap with the smallest hand under Seven-O. In All
+Wild, shed the 50-point cards before plain Wilds and aim targeted draws at the player closest to
+going out.
 """
 
 from __future__ import annotations
@@ -14,7 +16,17 @@ from typing import ClassVar
 
 from bot.engine.cards import STACK_VALUE, Color, Face, Kind
 from bot.engine.game import Phase
-from bot.engine.moves import ACCEPT, CHALLENGE, DRAW, PASS, ChooseColor, Move, PlayCard, SwapWith
+from bot.engine.moves import (
+    ACCEPT,
+    CHALLENGE,
+    DRAW,
+    PASS,
+    ChooseColor,
+    Move,
+    PlayCard,
+    SwapWith,
+    TargetDraw,
+)
 from bot.engine.view import HandCard, PlayerView
 
 from .table import DEFAULT_CATCH_RATE, HITS_NEXT, Table, bookkeeping_move
@@ -49,6 +61,9 @@ class NormalStrategy:
     discard_all_bonus: float = 6.0
     hand_swap_bonus: float = 5.0
     knockout_bonus: float = 60.0
+    # All Wild: a Targeted Draw Two while someone is close to going out (it can reach them
+    # wherever they sit).
+    target_bonus: float = 40.0
     difficulty: ClassVar[str] = "normal"
 
     def choose_move(self, view: PlayerView, rng: random.Random) -> Move:
@@ -71,6 +86,8 @@ class NormalStrategy:
             return ChooseColor(self.pick_color(table))
         if phase == Phase.SWAP_TARGET:
             return SwapWith(self.swap_target(table))
+        if phase == Phase.DRAW_TARGET:
+            return TargetDraw(self.swap_target(table))
         if phase == Phase.PENALTY:
             return self.answer_penalty(table)
         if phase == Phase.DRAWN:
@@ -147,7 +164,8 @@ class NormalStrategy:
         return min(table.colors, key=lambda c: seen[c])
 
     def swap_target(self, table: Table) -> str:
-        """The opponent with the fewest cards (the next of them in turn order on ties)."""
+        """The opponent with the fewest cards (the next of them in turn order on ties): whose
+        hand to swap with, and whom a Targeted Draw Two hits (the closest to going out)."""
         return min(table.in_turn_order, key=lambda o: o.card_count).player
 
     # ------------------------------------------------------------------ scoring
@@ -187,6 +205,19 @@ class NormalStrategy:
             score += self.extra_turn_bonus
         if table.variant.no_mercy_rules:
             score += self.no_mercy_score(table, card)
+        if table.variant.all_wild_rules:
+            score += self.all_wild_score(table, card)
+        return score
+
+    def all_wild_score(self, table: Table, card: HandCard) -> float:
+        """What All Wild adds, where every card is a wild: shed by points (50 before a plain
+        Wild's 20), hit whoever is close to going out, swap only into a smaller hand."""
+        face = card.face
+        score = float(table.points(face))
+        if face.kind is Kind.WILD_TARGETED_DRAW_TWO and table.fewest_cards <= 2:
+            score += self.target_bonus
+        if face.kind is Kind.WILD_FORCED_SWAP:
+            score += self.hand_swap_bonus * (len(table.view.hand) - 1 - table.fewest_cards)
         return score
 
     def no_mercy_score(self, table: Table, card: HandCard) -> float:

@@ -34,6 +34,8 @@ HITS_NEXT = frozenset(
         Kind.WILD_DRAW_SIX,
         Kind.WILD_DRAW_TEN,
         Kind.WILD_COLOR_ROULETTE,
+        Kind.WILD_SKIP,
+        Kind.WILD_SKIP_TWO,
     }
 )
 

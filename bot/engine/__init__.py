@@ -13,6 +13,7 @@ from .moves import (
     Pass,
     PlayCard,
     SwapWith,
+    TargetDraw,
 )
 from .rules import RuleSet
 from .snapshot import dumps, loads
@@ -41,6 +42,7 @@ __all__ = [
     "RuleSet",
     "Side",
     "SwapWith",
+    "TargetDraw",
     "dumps",
     "loads",
     "public_view",

@@ -59,6 +59,13 @@ class Kind(StrEnum):
     WILD_DRAW_SIX = "wild_draw_six"
     WILD_DRAW_TEN = "wild_draw_ten"
     WILD_COLOR_ROULETTE = "wild_color_roulette"
+    # UNO All Wild (RULES-VARIANTS.md section 2); its Wild, Wild Draw Two and Wild Draw Four
+    # are the kinds above.
+    WILD_REVERSE = "wild_reverse"
+    WILD_SKIP = "wild_skip"
+    WILD_SKIP_TWO = "wild_skip_two"
+    WILD_TARGETED_DRAW_TWO = "wild_targeted_draw_two"
+    WILD_FORCED_SWAP = "wild_forced_swap"
 
 
 WILD_KINDS = frozenset(
@@ -74,6 +81,11 @@ WILD_KINDS = frozenset(
         Kind.WILD_DRAW_SIX,
         Kind.WILD_DRAW_TEN,
         Kind.WILD_COLOR_ROULETTE,
+        Kind.WILD_REVERSE,
+        Kind.WILD_SKIP,
+        Kind.WILD_SKIP_TWO,
+        Kind.WILD_TARGETED_DRAW_TWO,
+        Kind.WILD_FORCED_SWAP,
     }
 )
 # Wilds whose play is only legal without a card of the colour in play (so they can be challenged).
@@ -118,6 +130,11 @@ KIND_NAMES: dict[Kind, str] = {
     Kind.WILD_DRAW_SIX: "Wild Draw Six",
     Kind.WILD_DRAW_TEN: "Wild Draw Ten",
     Kind.WILD_COLOR_ROULETTE: "Wild Color Roulette",
+    Kind.WILD_REVERSE: "Wild Reverse",
+    Kind.WILD_SKIP: "Wild Skip",
+    Kind.WILD_SKIP_TWO: "Wild Skip Two",
+    Kind.WILD_TARGETED_DRAW_TWO: "Wild Targeted Draw Two",
+    Kind.WILD_FORCED_SWAP: "Wild Forced Swap",
 }
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
 from collections import Counter
 from functools import cache
 from importlib import resources
@@ -34,7 +33,9 @@ def parse_deck(text: str, spec: DeckSpec, name: str) -> tuple[tuple[Card, frozen
     """Every card of a deck file with the decks it belongs to (empty: all), checked against
     ``spec``; ``name`` names the deck in a DeckError."""
     rows: list[tuple[Card, frozenset[str]]] = []
-    for row in csv.DictReader(io.StringIO(text)):
+    # Lines starting with "#" are the file's notes (where its counts come from), not cards.
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    for row in csv.DictReader(lines):
         faces = [_face(row, prefix) for prefix in _SIDE_PREFIXES[: spec.sides]]
         card = Card(faces[0], faces[1] if len(faces) > 1 else None)
         decks = frozenset((row.get("decks") or "").split())

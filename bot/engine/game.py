@@ -4,7 +4,7 @@ The state is plain Python (lists of card indices, ints, enums) so the hot path s
 pydantic only validates the JSON snapshot at the boundary. Readers of the state live beside it
 and import this module, never the reverse: ``view.py`` (``view_for``, what one player may know)
 and ``snapshot.py`` (``dumps``/``loads``, the saved JSON). Every random choice comes from the
-seeded ``random.Random`` kept in the state, so a seed plus the moves replays a game exactly.
+seeded generator kept in the state (``rng.py``), so a seed plus the moves replays a game exactly.
 """
 
 from __future__ import annotations
@@ -18,7 +18,17 @@ from functools import cache
 from typing import NamedTuple
 
 from . import events as ev
-from .cards import DRAW_AMOUNT, DRAW_WILD_KINDS, STACK_VALUE, Card, Color, Face, Kind, Side
+from .cards import (
+    DRAW_AMOUNT,
+    DRAW_WILD_KINDS,
+    KIND_NAMES,
+    STACK_VALUE,
+    Card,
+    Color,
+    Face,
+    Kind,
+    Side,
+)
 from .decks import deck_for
 from .moves import (
     ACCEPT,
@@ -36,7 +46,9 @@ from .moves import (
     Pass,
     PlayCard,
     SwapWith,
+    TargetDraw,
 )
+from .rng import CompactRandom
 from .rules import RuleSet
 from .variants import Variant
 from .variants import variant as variant_entry
@@ -46,6 +58,8 @@ MIN_PLAYERS = 2
 UNO_PENALTY = 2
 # An innocent challenger draws the penalty plus this many (classic: 4 + 2, Flip: 2 + 2).
 CHALLENGE_EXTRA = 2
+# What All Wild's Wild Targeted Draw Two makes its target draw.
+TARGETED_DRAW = 2
 
 
 class IllegalMove(ValueError):
@@ -63,6 +77,7 @@ class Phase(StrEnum):
     CHOOSE_COLOR = "choose_color"  # the current player names a colour for a wild
     PENALTY = "penalty"  # the current player answers a draw card: accept, challenge or stack
     SWAP_TARGET = "swap_target"  # the current player picks whose hand to swap with
+    DRAW_TARGET = "draw_target"  # All Wild: the current player picks who draws two
     ROUND_OVER = "round_over"
     MATCH_OVER = "match_over"
     ABANDONED = "abandoned"
@@ -80,13 +95,13 @@ class AfterColor(StrEnum):
 
 TERMINAL_PHASES = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.ABANDONED})
 GAME_OVER_PHASES = frozenset({Phase.MATCH_OVER, Phase.ABANDONED})
-CHOICE_PHASES = frozenset({Phase.CHOOSE_COLOR, Phase.SWAP_TARGET})
+CHOICE_PHASES = frozenset({Phase.CHOOSE_COLOR, Phase.SWAP_TARGET, Phase.DRAW_TARGET})
 
 # Python 3.11 finds an enum member on its class slowly (``Phase.PLAY`` costs ~0.1 µs, ten times a
 # module global), and the move loop tests phases and card kinds several times per move, so the
 # methods on that path compare against these aliases instead.
 _PLAY, _DRAWN, _PENALTY = Phase.PLAY, Phase.DRAWN, Phase.PENALTY
-_CHOOSE_COLOR, _SWAP_TARGET = Phase.CHOOSE_COLOR, Phase.SWAP_TARGET
+_CHOOSE_COLOR, _SWAP_TARGET, _DRAW_TARGET = Phase.CHOOSE_COLOR, Phase.SWAP_TARGET, Phase.DRAW_TARGET
 _NUMBER, _SKIP, _REVERSE, _FLIP = Kind.NUMBER, Kind.SKIP, Kind.REVERSE, Kind.FLIP
 _SKIP_EVERYONE, _WILD_SHUFFLE_HANDS, _WILD_SWAP_HANDS = (
     Kind.SKIP_EVERYONE,
@@ -176,13 +191,29 @@ def _deck_tables(deck: tuple[Card, ...], variant: Variant) -> _DeckTables:
 _SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(1, 169))
 
 
-def shuffle(rng: random.Random, items: list[int]) -> None:
+# A game's generator: PCG32 (two integers of state) for new games, the Mersenne Twister for
+# games saved before it, which play on with theirs.
+GameRandom = random.Random | CompactRandom
+
+
+def random_below(rng: GameRandom, n: int) -> int:
+    """A number in range(n), drawn as ``random.Random.randrange(n)`` draws it (the same
+    getrandbits calls), from either generator."""
+    bits = n.bit_length()
+    value = rng.getrandbits(bits)
+    while value >= n:
+        value = rng.getrandbits(bits)
+    return value
+
+
+def shuffle(rng: GameRandom, items: list[int]) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle`` would, at half its cost."""
     # random.shuffle draw for draw (the same getrandbits calls, so a seed deals the same cards
     # and leaves the same RNG state), without its Python call per card to _randbelow: that
     # halves the time of a deal's shuffle, a tenth of a short round. The bits to draw for each
     # card come from a table rather than a bit_length() call per card. A Random subclass keeps
-    # its own shuffle (the tests script deals by overriding it).
+    # its own shuffle (the tests script deals by overriding it), as does CompactRandom (the
+    # same draws, its own generator).
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
@@ -238,11 +269,14 @@ class Game:
     """One match of UNO Flip or classic UNO between 2 to 10 players."""
 
     __slots__ = (
+        "_all_wild",
+        "_catching",
         "_color_choices",
         "_faces",
         "_mercy_limit",
         "_names",
         "_no_mercy",
+        "_opens_on_number",
         "_play_moves",
         "_playable",
         "_points",
@@ -260,6 +294,7 @@ class Game:
         "hands",
         "history",
         "knocked_out",
+        "lost_turns",
         "match_winner",
         "penalty_challengeable",
         "penalty_guilty",
@@ -292,7 +327,7 @@ class Game:
         seed: int,
         *,
         _fork_of: Game | None = None,
-        _rng: random.Random | None = None,
+        _rng: GameRandom | None = None,
     ) -> None:
         """Set up an empty table; use ``Game.new`` to get a dealt game.
 
@@ -306,7 +341,7 @@ class Game:
                 raise ValueError("every player must have a distinct id")
             self.rules = rules
             self.seed = seed
-            self.rng = random.Random(seed)
+            self.rng: GameRandom = CompactRandom(seed)
             self.deck: tuple[Card, ...] = deck_for(rules)
             self.players: list[str] = list(players)
             self.scores: dict[str, int] = dict.fromkeys(players, 0)
@@ -339,6 +374,9 @@ class Game:
             self.uno_exposed_more: list[int] = []
             self.knocked_out: list[int] = []
             self.set_aside: list[list[int]] = [[] for _ in players]
+            # All Wild (zeros otherwise): turns each seat still loses, when a Wild Skip Two
+            # with two players takes the opponent's next two turns (section 2.9).
+            self.lost_turns: list[int] = [0] * len(players)
             # Public round memory: every turn each seat took since the deal (or since hands last
             # changed owner), and how many cards each seat has received in that time that could be
             # anything (a kept playable card counts; cards drawn and found unplayable do not).
@@ -355,6 +393,9 @@ class Game:
             self._names: dict[str, str] = {}
             self._no_mercy = entry.no_mercy_rules
             self._mercy_limit = entry.mercy_limit
+            self._all_wild = entry.all_wild_rules
+            self._opens_on_number = entry.opens_on_number
+            self._catching = rules.catching == "on"
             # Filled in by _reindex; set first so that the compiled class knows them always set.
             self._seat: dict[str, int] = {}
             self._turn_started: tuple[ev.TurnStarted, ...] = ()
@@ -396,6 +437,7 @@ class Game:
             self.uno_exposed_more = list(source.uno_exposed_more)
             self.knocked_out = list(source.knocked_out)
             self.set_aside = [list(cards) for cards in source.set_aside]
+            self.lost_turns = list(source.lost_turns)
             # Turn records are immutable tuples: copying each seat's list is enough.
             self.turn_log = [list(log) for log in source.turn_log]
             self.received = list(source.received)
@@ -406,6 +448,9 @@ class Game:
             self._points = source._points
             self._no_mercy = source._no_mercy
             self._mercy_limit = source._mercy_limit
+            self._all_wild = source._all_wild
+            self._opens_on_number = source._opens_on_number
+            self._catching = source._catching
             self._color_choices = source._color_choices
             # Replaced, never changed in place, so sharing them is safe.
             self._names = source._names
@@ -470,6 +515,11 @@ class Game:
             shuffle(self.rng, cards)
             faces = {seat: self._faces[Side.LIGHT][cards[i]] for i, seat in enumerate(contenders)}
             draws.extend((self.players[seat], face) for seat, face in faces.items())
+            if self._all_wild:
+                # No card has a number (section 2.2): the first dealer is chosen at random.
+                dealer = contenders[random_below(self.rng, len(contenders))]
+                events.append(ev.DealerChosen(self.players[dealer], tuple(draws)))
+                return dealer
             best = max(face.number or 0 for face in faces.values())
             contenders = [seat for seat, face in faces.items() if (face.number or 0) == best]
             if len(contenders) == 1:
@@ -549,8 +599,11 @@ class Game:
         return self._playable[self.side, self.color, self.discard[-1]]
 
     def catchable(self) -> str | None:
-        """The player who can be caught without UNO right now, if any."""
-        return None if self.uno_exposed is None else self.players[self.uno_exposed]
+        """The player who can be caught without UNO right now, if any (never at a friendly
+        table, where catching is off)."""
+        if self.uno_exposed is None or not self._catching:
+            return None
+        return self.players[self.uno_exposed]
 
     # ------------------------------------------------------------------ legal moves
 
@@ -584,6 +637,8 @@ class Game:
                 moves.append(ACCEPT)
                 if self.penalty_challengeable:
                     moves.append(CHALLENGE)
+            elif phase is _DRAW_TARGET:
+                moves = [TargetDraw(p) for s, p in enumerate(self.players) if s != seat]
             else:  # SWAP_TARGET
                 gone = self.knocked_out
                 moves = [
@@ -595,12 +650,13 @@ class Game:
             moves = []
         if len(hand) <= 2 and not self.uno_declared[seat]:
             moves.append(CALL_UNO)
-        exposed = self.uno_exposed
-        if exposed is not None and exposed != seat:
-            moves.append(Catch(self.players[exposed]))
-        for other in self.uno_exposed_more:
-            if other != seat:
-                moves.append(Catch(self.players[other]))
+        if self._catching:  # (off: a friendly table, where nobody is caught)
+            exposed = self.uno_exposed
+            if exposed is not None and exposed != seat:
+                moves.append(Catch(self.players[exposed]))
+            for other in self.uno_exposed_more:
+                if other != seat:
+                    moves.append(Catch(self.players[other]))
         return moves
 
     def penalty_stackable(self) -> bool:
@@ -705,6 +761,9 @@ class Game:
         elif kind is SwapWith:
             assert isinstance(move, SwapWith)
             self._swap_with(seat, self._seat[move.target], out)
+        elif kind is TargetDraw:
+            assert isinstance(move, TargetDraw)
+            self._target_draw(seat, self._seat[move.target], out)
         elif kind is CallUno:
             self.uno_declared[seat] = True
             self._drop_exposure(seat)
@@ -747,6 +806,8 @@ class Game:
         if self.knocked_out:
             while seat in self.knocked_out:
                 seat = (seat + self.direction) % len(self.players)
+        if self._all_wild and self.lost_turns[seat]:
+            seat = self._lose_owed_turns(seat, out)
         self.current = seat
         self.phase = _PLAY
         self.drawn_card = None
@@ -792,6 +853,9 @@ class Game:
             self.color = color
         if self._no_mercy:
             self._no_mercy_effect(seat, face, out)
+            return
+        if self._all_wild:
+            self._all_wild_effect(seat, face, out)
             return
         if kind is _NUMBER:
             # The number first: reading a rule off the pydantic RuleSet costs more than it.
@@ -883,6 +947,9 @@ class Game:
         kind = face.kind
         if face.color is not None:
             self.color = face.color
+        if self._all_wild:
+            self._all_wild_last_card(seat, face, out)
+            return
         if self._no_mercy:
             self._end_round(seat, out)
             return
@@ -1044,7 +1111,8 @@ class Game:
         # A new hand needs a new UNO call; nobody received theirs by playing down to one.
         # (``changed``: the seats whose hands moved, when not all of them did.)
         self._forget_turns()
-        if self._no_mercy:
+        if self._no_mercy or self._all_wild:
+            # (All Wild's Forced Swap follows No Mercy's 7: section 2.7.)
             self._no_mercy_hands_changed(changed or tuple(range(len(self.players))))
             return
         self.uno_declared = [False] * len(self.players)
@@ -1195,9 +1263,10 @@ class Game:
             winner = next(s for s in range(len(self.players)) if s not in gone)
             self._end_round(winner, out)
 
-    def _open_no_mercy(self, out: list[ev.Event]) -> None:
+    def _open_on_number(self, out: list[ev.Event]) -> None:
         # Turn cards until a number shows; the action cards turned before it stay beneath it
-        # with no effect, and an opening 0 or 7 does nothing either (section 1.2).
+        # with no effect, and an opening 0 or 7 does nothing either (No Mercy, section 1.2;
+        # Junior, sections 3.2 and 6.7).
         light = self._faces[Side.LIGHT]
         ignored: list[Face] = []
         while True:
@@ -1211,6 +1280,91 @@ class Game:
         if ignored:
             out.append(ev.OpeningCardsIgnored(tuple(ignored)))
         self.color = face.color
+        self._start_turn((self.dealer + 1) % len(self.players), out)
+
+    # ------------------------------------------------------------------ All Wild
+
+    def _all_wild_effect(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # What an All Wild card does once played (RULES-VARIANTS.md section 2.4); no colour
+        # is named and nothing is challenged. The player's hand is not empty.
+        kind = face.kind
+        if kind is Kind.WILD_SKIP:
+            self._skip_next(seat, out)
+        elif kind is Kind.WILD_REVERSE:
+            if len(self.players) == 2:
+                self._skip_next(seat, out)  # with two players: a Skip (section 2.9)
+            else:
+                self._reverse(out)
+                self._pass_turn(seat, out)
+        elif kind is Kind.WILD_SKIP_TWO:
+            self._skip_two(seat, out)
+        elif kind is Kind.WILD_DRAW_TWO or kind is Kind.WILD_DRAW_FOUR:
+            amount = DRAW_AMOUNT[kind]
+            if self.rules.stacking:
+                # The house rule of section 2.5: the same kind stacks on it.
+                stacked = self.phase is _PENALTY
+                self._set_penalty(seat, kind, amount, stacked, challengeable=False, out=out)
+                self._start_penalty(self.next_seat(seat), out)
+            else:
+                self._draw_cards(self.next_seat(seat), amount, face.name(), out)
+                self._skip_next(seat, out)
+        elif kind is Kind.WILD_TARGETED_DRAW_TWO:
+            self.phase = _DRAW_TARGET
+        elif kind is Kind.WILD_FORCED_SWAP:
+            self.phase = _SWAP_TARGET
+            self.swap_then_color = False
+        else:  # a plain Wild
+            self._pass_turn(seat, out)
+
+    def _skip_two(self, seat: int, out: list[ev.Event]) -> None:
+        # The next two players lose their turns; with two players the opponent loses two, so
+        # the player of the card plays three times in a row (section 2.9).
+        if len(self.players) == 2:
+            self.lost_turns[self.next_seat(seat)] += 1
+            self._skip_next(seat, out)
+            return
+        for step in (1, 2):
+            out.append(ev.TurnSkipped(self.players[self.next_seat(seat, step)]))
+        self._start_turn(self.next_seat(seat, 3), out)
+
+    def _lose_owed_turns(self, seat: int, out: list[ev.Event]) -> int:
+        # ``seat`` still owes turns to a Wild Skip Two: each turn it would take is skipped.
+        while self.lost_turns[seat]:
+            self.lost_turns[seat] -= 1
+            out.append(ev.TurnSkipped(self.players[seat]))
+            seat = (seat + self.direction) % len(self.players)
+        return seat
+
+    def _target_draw(self, seat: int, target: int, out: list[ev.Event]) -> None:
+        # The target draws two and keeps their turn; play passes on as usual. If the card was
+        # the player's last, the round ends with the target's cards counted (section 2.8).
+        name = KIND_NAMES[Kind.WILD_TARGETED_DRAW_TWO]
+        self._draw_cards(target, TARGETED_DRAW, name, out)
+        if self.hands[seat]:
+            self._pass_turn(seat, out)
+        else:
+            self._end_round(seat, out)
+
+    def _all_wild_last_card(self, seat: int, face: Face, out: list[ev.Event]) -> None:
+        # Section 2.8: a draw card played last still makes its victim draw (a Targeted Draw Two
+        # first asks whom); a Forced Swap played last wins at once with no swap.
+        kind = face.kind
+        if kind is Kind.WILD_TARGETED_DRAW_TWO:
+            self.phase = _DRAW_TARGET
+            return
+        if kind is Kind.WILD_DRAW_TWO or kind is Kind.WILD_DRAW_FOUR:
+            stacked = self.pending_draw if self.phase is _PENALTY else 0
+            self._draw_cards(self.next_seat(seat), DRAW_AMOUNT[kind] + stacked, face.name(), out)
+        self._end_round(seat, out)
+
+    def _open_all_wild(self, out: list[ev.Event]) -> None:
+        # The first card turned up starts the pile with no effect, whatever it is (section
+        # 2.2); the player left of the dealer starts.
+        starter = self.draw_pile.pop()
+        self.discard.append(starter)
+        face = self._faces[Side.LIGHT][starter]
+        out.append(ev.RoundStarted(self.round_no, self.players[self.dealer], face, 0))
+        self.color = None
         self._start_turn((self.dealer + 1) % len(self.players), out)
 
     # ------------------------------------------------------------------ piles
@@ -1335,8 +1489,12 @@ class Game:
         self.knocked_out = []
         self.set_aside = [[] for _ in range(count)]
         self._forget_turns()
-        if self._no_mercy:
-            self._open_no_mercy(out)
+        self.lost_turns = [0] * count
+        if self._no_mercy or self._opens_on_number:
+            self._open_on_number(out)
+            return
+        if self._all_wild:
+            self._open_all_wild(out)
             return
         reshuffled = 0
         light = self._faces[Side.LIGHT]
@@ -1477,6 +1635,7 @@ class Game:
         self.uno_declared.pop(seat)
         self.turn_log.pop(seat)
         self.received.pop(seat)
+        self.lost_turns.pop(seat)
         count = len(self.players)
         if self.uno_exposed == seat:
             self.uno_exposed = None
@@ -1538,8 +1697,8 @@ class Game:
             choices = self._color_choices[self.side]
             return max(choices, key=lambda choice: held[choice.color])
         others = [s for s in range(len(self.players)) if s != seat and s not in self.knocked_out]
-        target = min(others, key=lambda s: len(self.hands[s]))
-        return SwapWith(self.players[target])
+        target = self.players[min(others, key=lambda s: len(self.hands[s]))]
+        return TargetDraw(target) if phase is Phase.DRAW_TARGET else SwapWith(target)
 
     def auto_play(self, player: str) -> list[ev.Event]:
         """Play ``player``'s timed-out turn: draw and pass, accept a penalty, choose for them."""
@@ -1548,7 +1707,8 @@ class Game:
             out.extend(self.apply(player, move))
             if move is PASS or move is ACCEPT or self.current_player != player:
                 break
-            if isinstance(move, Draw | ChooseColor | SwapWith) and self.phase is Phase.PLAY:
+            chosen = isinstance(move, Draw | ChooseColor | SwapWith | TargetDraw)
+            if chosen and self.phase is Phase.PLAY:
                 break
         return out
 
@@ -1581,6 +1741,8 @@ class Game:
             return "Choose a colour for your wild first."
         if phase is Phase.SWAP_TARGET:
             return "Choose whose hand to swap with first."
+        if phase is Phase.DRAW_TARGET:
+            return "Choose who draws two first."
         if phase is Phase.PENALTY and self._no_mercy:
             threshold = self.stack_threshold()
             return f"Answer the stack first: take it, or stack a Draw Card of +{threshold} or more."
@@ -1611,11 +1773,14 @@ class Game:
         shared, being immutable. The copy's public state may be edited before its first move
         (the AI deals the cards it cannot see into it).
         """
-        if seed is None:
+        rng: GameRandom
+        if seed is not None:
+            rng = CompactRandom(seed)
+        elif isinstance(self.rng, CompactRandom):
+            rng = self.rng.copy()
+        else:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
-        else:
-            rng = random.Random(seed)
         return Game(self.players, self.rules, self.seed, _fork_of=self, _rng=rng)
 
     def _state(self) -> tuple[object, ...]:
@@ -1653,6 +1818,7 @@ class Game:
             self.uno_exposed_more,
             self.knocked_out,
             self.set_aside,
+            self.lost_turns,
             self.turn_log,
             self.received,
         )

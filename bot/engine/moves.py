@@ -49,6 +49,13 @@ class SwapWith:
 
 
 @dataclass(frozen=True, slots=True)
+class TargetDraw:
+    """Choose who draws two (All Wild's Wild Targeted Draw Two); they keep their turn."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class CallUno:
     """Call UNO for yourself (safe with two cards or fewer)."""
 
@@ -60,7 +67,18 @@ class Catch:
     target: str
 
 
-Move = PlayCard | Draw | Pass | ChooseColor | Challenge | Accept | SwapWith | CallUno | Catch
+Move = (
+    PlayCard
+    | Draw
+    | Pass
+    | ChooseColor
+    | Challenge
+    | Accept
+    | SwapWith
+    | TargetDraw
+    | CallUno
+    | Catch
+)
 
 # Shared instances of the field-less moves: equal to fresh ones, cheaper in the hot path.
 DRAW = Draw()

@@ -4,7 +4,8 @@ Colours: R Y G B (light and classic), P T O U (dark: pink, teal, orange, pUrple)
 After the colour: a digit, S (skip), R (reverse), F (flip), SE (skip everyone), +1 +2 +4 +5,
 DA (discard all).
 Wilds: W, W+4, W+2, W+C (draw color), WSH (shuffle hands), WSW (swap hands), WCU (customizable);
-No Mercy's WR+4 (reverse draw four), W+6, W+10 and WCR (color roulette).
+No Mercy's WR+4 (reverse draw four), W+6, W+10 and WCR (color roulette); All Wild's WRV
+(reverse), WSK (skip), WSK2 (skip two), WT+2 (targeted draw two) and WFS (forced swap).
 A Flip card can be pinned by both faces: ``R5|P3``.
 """
 
@@ -50,6 +51,11 @@ WILD_CODES: dict[str, Kind] = {
     "W+6": Kind.WILD_DRAW_SIX,
     "W+10": Kind.WILD_DRAW_TEN,
     "WCR": Kind.WILD_COLOR_ROULETTE,
+    "WRV": Kind.WILD_REVERSE,
+    "WSK": Kind.WILD_SKIP,
+    "WSK2": Kind.WILD_SKIP_TWO,
+    "WT+2": Kind.WILD_TARGETED_DRAW_TWO,
+    "WFS": Kind.WILD_FORCED_SWAP,
 }
 CODE_OF_KIND = {kind: code for code, kind in {**SYMBOL_CODES, **WILD_CODES}.items()}
 
@@ -107,7 +113,8 @@ def setup(
 
     ``top`` lists the discard pile bottom to top (its last token is the top card), ``draw`` the
     cards to be drawn next, first drawn first. Every other card goes into the draw pile below
-    them, so the deck stays complete. The colour in play defaults to the top card's colour.
+    them, so the deck stays complete. The colour in play defaults to the top card's colour
+    (a variant without colours, All Wild, has none).
     """
     game = Game(list(hands), rules or RuleSet(), seed)
     free = list(range(len(game.deck)))
@@ -130,7 +137,7 @@ def setup(
     game.side = side
     top_face = game.top_face()
     game.color = color if color is not None else top_face.color
-    if game.color is None:
+    if game.color is None and game.color_choices():
         raise ValueError("a wild on top needs color=...")
     game.round_no = 1
     game.current = current

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from .variants import DEFAULT_VARIANT, VARIANTS
 
@@ -13,6 +21,14 @@ Scoring = Literal["standard", "alternative"]
 # A game's scoring: also "one_hand", where no score is kept and each hand is a game of its own
 # (No Mercy's default, the sheet's way to play).
 GameScoring = Literal["standard", "alternative", "one_hand"]
+# Whether a player left with one card who did not call UNO can be caught: "off" is UNO Junior's
+# friendly table (RULES-VARIANTS.md section 3.2), where nobody is caught.
+Catching = Literal["on", "off"]
+# UNO Junior's levels (RULES-VARIANTS.md section 3.2): which cards are in its deck.
+Level = Literal[1, 2, 3]
+# The level every other variant keeps: it is left out of the saved JSON and the repr, so
+# those of every game without levels stay what they were before levels existed.
+WHOLE_DECK_LEVEL: Level = 3
 
 
 class RuleSet(BaseModel):
@@ -31,6 +47,13 @@ class RuleSet(BaseModel):
     edition: Edition = "standard"
     target: int = Field(default=500, ge=1, le=100_000)
     scoring: GameScoring = "standard"
+    # The level of a variant whose deck it chooses (Junior): 1 numbers only, 2 adds Skip,
+    # Reverse and Wild, 3 the whole deck.
+    level: Level = Field(default=WHOLE_DECK_LEVEL, repr=False)
+    # "off": a friendly table, where nobody is caught without UNO. Not a bool, so that it is no
+    # server-wide house rule (those are RuleSet's bools); left out of the JSON and the repr
+    # when "on", like ``level``.
+    catching: Catching = Field(default="on", repr=False)
     stacking: bool = False
     stack_wild_draw_four_on_draw_two: bool = False
     seven_o: bool = False
@@ -61,6 +84,20 @@ class RuleSet(BaseModel):
     def _check_variant_options(self) -> RuleSet:
         for refusal in VARIANTS[self.variant].refusals(dict(self)):
             raise ValueError(refusal)
+        if self.level != WHOLE_DECK_LEVEL and VARIANTS[self.variant].deck.chosen_by != "level":
+            raise ValueError("only UNO Junior has levels")
         if self.stack_wild_draw_four_on_draw_two and not self.stacking:
             raise ValueError("Wild Draw Four on Draw Two is a stacking option: turn stacking on")
         return self
+
+    @model_serializer(mode="wrap")
+    def _leave_out_defaults_of_new_fields(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # ``level`` and ``catching`` are written only when they differ from what every game
+        # played before they existed had (see WHOLE_DECK_LEVEL).
+        data = handler(self)
+        if isinstance(data, dict):
+            if data.get("level") == WHOLE_DECK_LEVEL:
+                data.pop("level")
+            if data.get("catching") == "on":
+                data.pop("catching")
+        return data

@@ -7,12 +7,14 @@ game itself stays plain Python. This module reads the game and the game never re
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from .cards import Color, Kind, Side
 from .game import AfterColor, Game, Phase, RoundResult, TurnRecord
+from .rng import COMPACT_STATE, CompactRandom
 from .rules import RuleSet
 
 SNAPSHOT_VERSION = 1
@@ -75,17 +77,20 @@ class GameSnapshot(BaseModel):
     uno_exposed_more: list[int] = []
     knocked_out: list[int] = []
     set_aside: list[list[int]] = []
+    # All Wild's state: turns each seat still loses to a Wild Skip Two.
+    lost_turns: list[int] = []
 
     @model_serializer(mode="wrap")
     def _leave_out_unused(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # The No Mercy fields are written only when they hold something, so the saved JSON of
-        # every Flip and classic game stays byte for byte what it was.
+        # The No Mercy and All Wild fields are written only when they hold something, so the
+        # saved JSON of every Flip and classic game stays byte for byte what it was.
         data: dict[str, Any] = handler(self)
         for name in ("uno_exposed_more", "knocked_out"):
             if not data.get(name):
                 data.pop(name, None)
-        if not any(data.get("set_aside", ())):
-            data.pop("set_aside", None)
+        for name in ("set_aside", "lost_turns"):
+            if not any(data.get(name, ())):
+                data.pop(name, None)
         return data
 
 
@@ -101,12 +106,17 @@ def loads(text: str | bytes) -> Game:
 
 def dump_state(game: Game) -> dict[str, Any]:
     """Plain JSON-ready data for every field of ``game`` (what ``dumps`` writes, as a dict)."""
-    version, internal, _gauss = game.rng.getstate()
+    rng = game.rng
+    if isinstance(rng, CompactRandom):
+        rng_state = [COMPACT_STATE, *rng.getstate()]
+    else:
+        version, internal, _gauss = rng.getstate()
+        rng_state = [version, *internal]
     return {
         "version": SNAPSHOT_VERSION,
         "rules": game.rules.model_dump(),
         "seed": game.seed,
-        "rng_state": [version, *internal],
+        "rng_state": rng_state,
         "names": game.names,
         "players": list(game.players),
         "scores": dict(game.scores),
@@ -150,6 +160,7 @@ def dump_state(game: Game) -> dict[str, Any]:
         "uno_exposed_more": list(game.uno_exposed_more),
         "knocked_out": list(game.knocked_out),
         "set_aside": [list(cards) for cards in game.set_aside],
+        "lost_turns": list(game.lost_turns),
     }
 
 
@@ -161,7 +172,12 @@ def load_state(data: dict[str, Any]) -> Game:
 def load_snapshot(snap: GameSnapshot) -> Game:
     """Rebuild a game from a validated snapshot, checking the cards are all accounted for."""
     game = Game(snap.players, snap.rules, snap.seed)
-    game.rng.setstate((snap.rng_state[0], tuple(snap.rng_state[1:]), None))
+    if len(snap.rng_state) == 3 and snap.rng_state[0] == COMPACT_STATE:
+        game.rng = CompactRandom.from_state(snap.rng_state[1], snap.rng_state[2])
+    else:
+        # Saved before the compact generator: the game plays on with its Mersenne Twister.
+        game.rng = random.Random()
+        game.rng.setstate((snap.rng_state[0], tuple(snap.rng_state[1:]), None))
     game.set_names(snap.names)
     game.scores = dict(snap.scores)
     game.rounds_won = dict(snap.rounds_won)
@@ -194,11 +210,19 @@ def load_snapshot(snap: GameSnapshot) -> Game:
     game.uno_exposed_more = list(snap.uno_exposed_more)
     game.knocked_out = list(snap.knocked_out)
     game.set_aside = [list(c) for c in snap.set_aside] or [[] for _ in game.players]
+    game.lost_turns = list(snap.lost_turns) or [0] * len(game.players)
     held = [c for h in game.hands for c in h] + [c for s in game.set_aside for c in s]
     cards = sorted(held + game.draw_pile + game.discard)
     if game.round_no and cards != list(range(len(game.deck))):
         raise ValueError("the snapshot's cards do not add up to the deck")
-    seated = (game.hands, game.uno_declared, game.turn_log, game.received, game.set_aside)
+    seated = (
+        game.hands,
+        game.uno_declared,
+        game.turn_log,
+        game.received,
+        game.set_aside,
+        game.lost_turns,
+    )
     if any(len(per_seat) != len(game.players) for per_seat in seated):
         raise ValueError("the snapshot's seats do not match its players")
     return game

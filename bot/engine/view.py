@@ -138,6 +138,9 @@ class PlayerView:
     knocked_out: tuple[str, ...] = field(default=(), repr=False)
     set_aside: tuple[tuple[str, int], ...] = field(default=(), repr=False)
     catchable_all: tuple[str, ...] = field(default=(), repr=False)
+    # All Wild (left out of the repr likewise): the players who still lose turns to a Wild
+    # Skip Two with two players, and how many.
+    lost_turns: tuple[tuple[str, int], ...] = field(default=(), repr=False)
 
 
 def view_for(game: Game, player: str) -> PlayerView:
@@ -214,11 +217,14 @@ def _build(game: Game, player: str | None) -> PlayerView:
         knocked_out=tuple(game.players[s] for s in game.knocked_out),
         set_aside=tuple((game.players[s], len(game.set_aside[s])) for s in game.knocked_out),
         catchable_all=_catchable(game),
+        lost_turns=tuple((p, n) for p, n in zip(game.players, game.lost_turns, strict=True) if n),
     )
 
 
 def _catchable(game: Game) -> tuple[str, ...]:
     """Everyone who can be caught without UNO now."""
+    if game.rules.catching == "off":
+        return ()  # a friendly table: nobody is caught
     first = game.catchable()
     more = tuple(game.players[s] for s in game.uno_exposed_more)
     return more if first is None else (first, *more)

@@ -28,6 +28,10 @@ in the transaction that creates its game (create_game with lobby_session_id). A 
 stays locked (SQLite) or conflicting (PostgreSQL) through every retry raises StoreBusyError;
 a failing file (disk full, I/O error, read-only) or an unreachable PostgreSQL raises
 StoreIOError, and the next call connects again; nothing is ever dropped without an exception.
+Every fault of either engine (a transaction cut off by a server restart, a constraint, text
+the engine cannot encode) is one of the StoreError family: nothing of sqlite3's or asyncpg's
+escapes. Display names are cleaned on the way in (storable_text: no NUL, no lone surrogate),
+so both backends store and return the same text.
 
 Player ids are Discord user ids; a computer player "aiN" is stored as -N (store_player_id) with
 its table name ("Cara 🤖"). Its rounds are recorded like anyone's, but it never gets
@@ -42,6 +46,7 @@ from .errors import (
     StoreBusyError,
     StoreError,
     StoreIOError,
+    StoreUnavailableError,
 )
 from .migrate import LATEST_VERSION
 from .models import (
@@ -58,11 +63,12 @@ from .models import (
     store_player_id,
 )
 from .postgres import PostgresSettings
-from .shards import Shards, ShardTakenError
+from .shards import ClusterShapeError, Shards, ShardTakenError, process_shards
 from .store import Store, describe_url, open_store
 
 __all__ = [
     "LATEST_VERSION",
+    "ClusterShapeError",
     "ConnectionSettings",
     "GameNotFoundError",
     "GameNotLiveError",
@@ -84,8 +90,10 @@ __all__ = [
     "StoreBusyError",
     "StoreError",
     "StoreIOError",
+    "StoreUnavailableError",
     "describe_url",
     "is_computer",
     "open_store",
+    "process_shards",
     "store_player_id",
 ]

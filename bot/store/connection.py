@@ -221,5 +221,9 @@ class Database:
                         raise StoreBusyError(
                             f"database still busy after {self.retry.attempts} attempts"
                         ) from error
+                except (sqlite3.Error, UnicodeError) as error:
+                    # A constraint, a corrupt file, text sqlite3 cannot encode: the store's
+                    # failure all the same, so callers handle one family of errors.
+                    raise StoreIOError(f"database error: {error}") from error
                 await asyncio.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable: the retry loop returns or raises")

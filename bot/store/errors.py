@@ -15,6 +15,11 @@ class StoreIOError(StoreError):
     """The database could not be read or written (disk full, I/O error, read-only file)."""
 
 
+class StoreUnavailableError(StoreIOError):
+    """The database server could not be reached (refused, timed out, starting or shutting
+    down): a fault that clears by itself, worth trying again later."""
+
+
 class GameNotFoundError(StoreError):
     """No game has this id."""
 

@@ -87,6 +87,10 @@ async def migrate(connection: aiosqlite.Connection, target: int | None = None) -
     Each migration runs in its own transaction together with its schema_version row, so a
     failure leaves the database at the previous version. The connection must be in autocommit
     mode (``isolation_level=None``) and not inside a transaction.
+
+    Foreign keys are off while migrations run, as SQLite's table-rebuild procedure needs
+    (dropping a rebuilt parent table would otherwise check, and fail, every row pointing at
+    it), and every foreign key is checked before each migration commits.
     """
     migrations = load_migrations()
     target = len(migrations) if target is None else target
@@ -95,23 +99,45 @@ async def migrate(connection: aiosqlite.Connection, target: int | None = None) -
         raise SchemaTooNewError(
             f"database schema is version {current}; this bot knows up to {len(migrations)}"
         )
-    for migration in migrations[current:target]:
-        await execute(connection, "BEGIN IMMEDIATE")
-        try:
-            # Another process may have migrated while we waited for the write lock.
-            if await schema_version(connection) >= migration.version:
-                await execute(connection, "ROLLBACK")
-                continue
-            for statement in migration.statements():
-                await execute(connection, statement)
-            await execute(
-                connection,
-                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                (migration.version, migration.name, int(time.time() * 1000)),
-            )
-            await execute(connection, "COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                await execute(connection, "ROLLBACK")
-            raise
+    foreign_keys = await _foreign_keys(connection)
+    await execute(connection, "PRAGMA foreign_keys = OFF")
+    try:
+        for migration in migrations[current:target]:
+            await _apply(connection, migration)
+    finally:
+        await execute(connection, f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
     return await schema_version(connection)
+
+
+async def _foreign_keys(connection: aiosqlite.Connection) -> bool:
+    async with connection.execute("PRAGMA foreign_keys") as cursor:
+        row = await cursor.fetchone()
+    return bool(row and row[0])
+
+
+async def _apply(connection: aiosqlite.Connection, migration: Migration) -> None:
+    """Run one migration and record it in one transaction (nothing if another process did)."""
+    await execute(connection, "BEGIN IMMEDIATE")
+    try:
+        # Another process may have migrated while we waited for the write lock.
+        if await schema_version(connection) >= migration.version:
+            await execute(connection, "ROLLBACK")
+            return
+        for statement in migration.statements():
+            await execute(connection, statement)
+        async with connection.execute("PRAGMA foreign_key_check") as cursor:
+            broken = await cursor.fetchone()
+        if broken is not None:
+            raise sqlite3.IntegrityError(
+                f"migration {migration.name} breaks a foreign key: {tuple(broken)}"
+            )
+        await execute(
+            connection,
+            "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+            (migration.version, migration.name, int(time.time() * 1000)),
+        )
+        await execute(connection, "COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            await execute(connection, "ROLLBACK")
+        raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -19,6 +20,8 @@ from bot.engine.cards import Side as EngineSide
 from bot.engine.players import computer_number
 from bot.engine.rules import GameScoring
 from bot.engine.variants import VariantKey
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # A key of the engine's variant registry; a filter is one, or "all".
 Variant = VariantKey
@@ -47,6 +50,19 @@ def store_player_id(engine_id: str) -> int:
 def is_computer(player_id: int) -> bool:
     """Whether a store player id belongs to a computer player."""
     return player_id < 0
+
+
+def storable_text(text: str) -> str:
+    """``text`` as every backend can store it: NUL removed (PostgreSQL refuses it in text)
+    and lone surrogates (no UTF-8 encodes them) replaced by U+FFFD.
+
+    Both backends store the same cleaned text, so a name reads back alike from either.
+    """
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    # A Python str holds a character beyond U+FFFF as one code point, so any surrogate in
+    # it is a lone one (from JSON such as "\\ud800").
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
 
 
 def from_millis(millis: int) -> datetime:

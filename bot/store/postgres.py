@@ -6,7 +6,10 @@ the same round behave as two SQLite connections do (one commits, the other then 
 records nothing), while writes of different games never wait for each other. A deadlock or
 serialization failure, should one happen, is retried like a busy SQLite file. A lost or
 refused connection raises StoreIOError, as a failing SQLite file does, so play goes on in
-memory; the pool connects afresh on the next call once the server is back.
+memory; the pool connects afresh on the next call once the server is back. Every other fault
+asyncpg reports (a transaction cut off mid-way, text it cannot encode, an error the server
+raised) is a StoreIOError too: nothing of asyncpg's escapes the store. A connection that
+cannot be trusted after its fault (a broken link, a session opened read-only) is replaced.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import asyncpg
 
 from .backend import Executed, Params, Row, Work, run_shielded
 from .connection import RetryPolicy
-from .errors import SchemaTooNewError, StoreBusyError, StoreIOError
+from .errors import SchemaTooNewError, StoreBusyError, StoreIOError, StoreUnavailableError
 from .migrate import load_migrations
 from .shards import SHARD_TAKEN_SQLSTATE, ShardClaim, describe_shards
 
@@ -45,6 +48,14 @@ _OUTAGES: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.ReadOnlySQLTransactionError,  # a standby that is not promoted yet
 )
 _CONFLICTS = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
+# Faults on the client's side of a connection: asyncpg's InterfaceError (a transaction whose
+# connection closed under it: "cannot call Transaction.__aexit__", which masks the lost
+# connection), its internal protocol errors, and text it cannot encode (a lone surrogate).
+_CLIENT_FAULTS: tuple[type[BaseException], ...] = (
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
+    UnicodeError,
+)
 
 _PLACEHOLDER = re.compile(r"\?|(?<![:\w]):([A-Za-z_]\w*)")
 
@@ -182,10 +193,11 @@ class PostgresDatabase:
                 timeout=settings.connect_timeout,
                 command_timeout=settings.command_timeout,
             )
-        except (*_OUTAGES, asyncpg.PostgresError) as error:
-            raise StoreIOError(
-                f"PostgreSQL at {describe(dsn)} is unavailable: {_reason(error)}"
-            ) from error
+        except (*_OUTAGES, *_CLIENT_FAULTS, asyncpg.PostgresError) as error:
+            # An outage clears by itself (start-up retries it); a refused password or a
+            # missing database does not.
+            kind = StoreUnavailableError if isinstance(error, _OUTAGES) else StoreIOError
+            raise kind(f"PostgreSQL at {describe(dsn)} is unavailable: {_reason(error)}") from error
         return cls(pool, dsn, settings)
 
     async def close(self) -> None:
@@ -220,13 +232,7 @@ class PostgresDatabase:
             raise StoreIOError(f"not saved: {self._fenced}")
         for attempt in range(self.retry.attempts):
             try:
-                async with self.pool.acquire() as raw:
-                    connection = PostgresConnection(raw, self.claim)
-                    if isolation is None:
-                        result = await work(connection)
-                    else:
-                        async with raw.transaction(isolation=isolation, readonly=readonly):
-                            result = await work(connection)
+                result = await self._attempt(work, isolation, readonly=readonly)
                 self._up()
                 return result
             except _CONFLICTS as error:
@@ -234,17 +240,51 @@ class PostgresDatabase:
                     raise StoreBusyError(
                         f"transaction still conflicting after {self.retry.attempts} attempts"
                     ) from error
-            except _OUTAGES as error:
-                self._down(error)
-                raise StoreIOError(
-                    f"PostgreSQL at {self._where} failed: {_reason(error)}"
-                ) from error
+            except asyncpg.exceptions.ReadOnlySQLTransactionError as error:
+                # The pool may have opened this session while the database was read-only
+                # (and _attempt has replaced them all): once more at once, on a new session,
+                # so the first save after the database is writable again goes through.
+                if attempt > 0:
+                    raise self._failure(error) from error
+                continue
             except asyncpg.PostgresError as error:
-                if error.sqlstate != SHARD_TAKEN_SQLSTATE or self.claim is None:
-                    raise
-                raise StoreIOError(f"not saved: {self._refused(error)}") from error
+                if error.sqlstate == SHARD_TAKEN_SQLSTATE and self.claim is not None:
+                    raise StoreIOError(f"not saved: {self._refused(error)}") from error
+                raise self._failure(error) from error
+            except (*_OUTAGES, *_CLIENT_FAULTS) as error:
+                raise self._failure(error) from error
             await asyncio.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable: the retry loop returns or raises")
+
+    async def _attempt(self, work: Work[T], isolation: str | None, *, readonly: bool) -> T:
+        """Run ``work`` once on a pooled connection; a connection that cannot be trusted
+        afterwards (its link broke, or its session was opened read-only) is not reused."""
+        async with self.pool.acquire() as raw:
+            try:
+                connection = PostgresConnection(raw, self.claim)
+                if isolation is None:
+                    return await work(connection)
+                async with raw.transaction(isolation=isolation, readonly=readonly):
+                    return await work(connection)
+            except asyncpg.exceptions.ReadOnlySQLTransactionError:
+                # Every session keeps the default_transaction_read_only it was opened with,
+                # so after the server (or database) is writable again only new sessions
+                # write: replace this one and every other the pool holds.
+                raw.terminate()
+                await self.pool.expire_connections()
+                raise
+            except _CLIENT_FAULTS:
+                # The client lost track of the connection (a transaction cut off by a
+                # restart, a protocol fault): never hand it out again.
+                raw.terminate()
+                raise
+
+    def _failure(self, error: BaseException) -> StoreIOError:
+        """A database fault as the store's own error; an outage is logged once until it ends."""
+        if isinstance(error, (*_OUTAGES, *_CLIENT_FAULTS)):
+            self._down(error)
+            return StoreIOError(f"PostgreSQL at {self._where} failed: {_reason(error)}")
+        return StoreIOError(f"PostgreSQL at {self._where} refused the work: {_reason(error)}")
 
     def _refused(self, error: asyncpg.PostgresError) -> str:
         """Why hold_shard refused a write. A shard of this process claimed by another: refuse

@@ -16,8 +16,16 @@ A lock alone cannot stop a process that has not noticed yet that its lease is go
 connections can still write. So every claim also draws a new epoch (a fencing token) into
 the ``shard_leases`` rows of its shards, and every write of a server's games, rounds,
 snapshots and lobbies checks, in its own transaction, that the server's shard still carries
-this process's epoch (the ``hold_shard`` SQL function of migration 5). A late write of the
-old owner is then refused instead of landing over the new owner's state.
+this process's epoch (the ``hold_shard`` SQL function of migrations 5 and 9), holding a
+shared transaction-level advisory lock, not a row lock, so the check costs no MultiXact id.
+A late write of the old owner is then refused instead of landing over the new owner's state.
+
+Locks on shard ids alone cannot see two processes that disagree on the shard count: shard 1
+of 2 and shard 3 of 4 are different locks, yet both hold server 3 << 22. So the database
+records the cluster's shape (its shard count, migration 6) at the first claim, and every
+later claim must agree with it; a process without shard_ids claims every shard (of its
+shard_count, or the one shard of a single process). Changing the count is a procedure:
+stop every process, ``reshard`` (``python -m bot.store.cluster``), start them again.
 """
 
 from __future__ import annotations
@@ -29,10 +37,11 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn
 
 import asyncpg
 
-from .errors import StoreError
+from .errors import StoreError, StoreIOError
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +52,18 @@ CONNECT_TIMEOUT = 10.0
 
 # First key of the two-key advisory locks that stand for shard leases (the second is the id).
 SHARD_LOCK = 0x756E6F73  # "unos"
+# First key of the transaction-level locks that fence a shard's writes from a new claim
+# (written out in hold_shard, migration 9).
+SHARD_FENCE = 0x756E6F66  # "unof"
 
 
 class ShardTakenError(StoreError):
     """Another live process already owns one of this process's shards."""
+
+
+class ClusterShapeError(StoreError):
+    """This process's shard count disagrees with the cluster the database serves (or the
+    cluster cannot be reshaped now): two processes would each own the same servers."""
 
 
 def shard_sql(guild_column: str) -> str:
@@ -77,9 +94,34 @@ class Shards:
         return self.shard_of(guild_id) in self.ids
 
     def sql(self, column: str) -> tuple[str, list[int]]:
-        """A WHERE condition on a guild id column keeping this process's servers, and params."""
-        marks = ", ".join("?" * len(self.ids))
-        return f"{shard_sql(column)} IN ({marks})", [self.count, *sorted(self.ids)]
+        """A WHERE condition on a guild id column keeping this process's servers, and params.
+
+        One range test per run of consecutive ids (``0-63`` is one), so the parameters stay
+        few however many shards a process runs; every shard is no condition at all.
+        """
+        runs = _runs(sorted(self.ids))
+        if runs == [(0, self.count - 1)]:
+            return "1 = 1", []
+        tests = " OR ".join(f"{shard_sql(column)} BETWEEN ? AND ?" for _ in runs)
+        return f"({tests})", [value for low, high in runs for value in (self.count, low, high)]
+
+
+def _runs(ids: list[int]) -> list[tuple[int, int]]:
+    """Sorted ids as runs of consecutive ones: [0, 1, 2, 5] -> [(0, 2), (5, 5)]."""
+    runs: list[tuple[int, int]] = []
+    for shard in ids:
+        if runs and runs[-1][1] == shard - 1:
+            runs[-1] = (runs[-1][0], shard)
+        else:
+            runs.append((shard, shard))
+    return runs
+
+
+def process_shards(count: int | None, ids: list[int] | None) -> Shards:
+    """The shards a process runs: ``ids`` of ``count``, or every shard without ``ids`` (of
+    ``count``, or the one shard of a bot whose shard count Discord picks)."""
+    total = count or 1
+    return Shards(total, frozenset(range(total) if ids is None else ids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,17 +224,99 @@ async def _lock(connection: asyncpg.Connection, shards: Shards, wait: float) -> 
 async def _claim(connection: asyncpg.Connection, shards: Shards) -> int:
     """Write a new epoch into every shard's row (their locks are held); the epoch.
 
-    The update waits for the writes in flight that share-lock a row, so each of them either
-    commits before the claim or is refused after it.
+    Every write holds its shard's fence lock shared until it commits (hold_shard, migration
+    9); the claim takes it exclusively around the new epoch, so each write in flight either
+    commits before the claim or, waiting behind it, reads the new epoch and is refused.
     """
-    epoch = int(await connection.fetchval("SELECT nextval('shard_lease_epochs')"))
-    await connection.execute(
-        "INSERT INTO shard_leases (shard_id, epoch) SELECT shard, $2 FROM unnest($1::INTEGER[])"
-        " AS shard ORDER BY shard ON CONFLICT (shard_id) DO UPDATE SET epoch = excluded.epoch",
-        sorted(shards.ids),
-        epoch,
-    )
+    async with connection.transaction():
+        await connection.execute(
+            "SELECT pg_advisory_xact_lock($1, shard) FROM unnest($2::INTEGER[]) AS shard"
+            " ORDER BY shard",
+            SHARD_FENCE,
+            sorted(shards.ids),
+        )
+        epoch = int(await connection.fetchval("SELECT nextval('shard_lease_epochs')"))
+        await connection.execute(
+            "INSERT INTO shard_leases (shard_id, epoch) SELECT shard, $2"
+            " FROM unnest($1::INTEGER[]) AS shard ORDER BY shard"
+            " ON CONFLICT (shard_id) DO UPDATE SET epoch = excluded.epoch",
+            sorted(shards.ids),
+            epoch,
+        )
     return epoch
+
+
+async def _check_shape(connection: asyncpg.Connection, shards: Shards) -> None:
+    """Record the cluster's shard count if the database has none yet; ClusterShapeError if
+    it records another one than ``shards.count`` (every process must agree on it, or two
+    processes each own some of the same servers)."""
+    await connection.execute(
+        "INSERT INTO cluster_shape (id, shard_count, changed_at) VALUES (1, $1, $2)"
+        " ON CONFLICT (id) DO NOTHING",
+        shards.count,
+        int(time.time() * 1000),
+    )
+    recorded = await cluster_shape(connection)
+    if recorded is not None and recorded != shards.count:
+        _refuse_shape(recorded, shards)
+
+
+def _refuse_shape(recorded: int, shards: Shards) -> NoReturn:
+    raise ClusterShapeError(
+        f"this database serves a cluster of {recorded} shards, but this process would run "
+        f"{describe_shards(shards)}; give every process shard_count = {recorded} (and "
+        "its own shard_ids), or stop them all and reshard (python -m bot.store.cluster)"
+    )
+
+
+async def shards_running(connection: asyncpg.Connection) -> list[int]:
+    """The shard ids whose lease some process on this database holds now."""
+    rows = await connection.fetch(
+        "SELECT objid::BIGINT AS shard FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        " AND classid = $1::BIGINT::OID AND objsubid = 2"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        " ORDER BY 1",
+        SHARD_LOCK,
+    )
+    return [int(row["shard"]) for row in rows]
+
+
+async def cluster_shape(connection: asyncpg.Connection) -> int | None:
+    """The shard count the database's cluster runs with; None before its first claim."""
+    count = await connection.fetchval("SELECT shard_count FROM cluster_shape WHERE id = 1")
+    return None if count is None else int(count)
+
+
+async def reshard(connection: asyncpg.Connection, count: int) -> int | None:
+    """Record ``count`` as the cluster's shard count; the count it had (None: none yet).
+
+    Only while no process runs a shard (ClusterShapeError names those still running). The
+    games need nothing: each process restores its servers' games by the shard formula with
+    the new count. The old leases' epochs go too, so a late write of an old process finds
+    no epoch of its own and is refused.
+    """
+    if count < 1:
+        raise ValueError("shard_count must be at least 1")
+    async with connection.transaction():
+        # Serialises with the shape check of a process starting now (its insert waits).
+        await connection.execute("LOCK TABLE cluster_shape IN EXCLUSIVE MODE")
+        running = await shards_running(connection)
+        if running:
+            noun = "shard" if len(running) == 1 else "shards"
+            raise ClusterShapeError(
+                f"{noun} {', '.join(map(str, running))} still run; stop every bot process "
+                "of this database first"
+            )
+        old = await cluster_shape(connection)
+        await connection.execute(
+            "INSERT INTO cluster_shape (id, shard_count, changed_at) VALUES (1, $1, $2)"
+            " ON CONFLICT (id) DO UPDATE SET shard_count = excluded.shard_count,"
+            " changed_at = excluded.changed_at",
+            count,
+            int(time.time() * 1000),
+        )
+        await connection.execute("DELETE FROM shard_leases")
+    return old
 
 
 async def _claimed_since(connection: asyncpg.Connection, claim: ShardClaim) -> list[int]:
@@ -245,9 +369,31 @@ class ShardLease:
         on_taken: Callable[[str], None] | None = None,
     ) -> ShardLease:
         """Take every shard of ``shards`` or none, waiting up to ``timeout`` seconds for a
-        shard whose holder just died; ShardTakenError names a shard still held."""
+        shard whose holder just died; ShardTakenError names a shard still held, and a fault
+        of the server or the link is a StoreIOError (as every store fault is)."""
+        try:
+            return await cls._acquire(dsn, shards, timeout, on_taken)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            reason = str(error) or type(error).__name__
+            raise StoreIOError(
+                f"cannot take the lease on {describe_shards(shards)}: {reason}"
+            ) from error
+
+    @classmethod
+    async def _acquire(
+        cls,
+        dsn: str,
+        shards: Shards,
+        timeout: float,
+        on_taken: Callable[[str], None] | None,
+    ) -> ShardLease:
         connection = await _connect(dsn, shards, timeout)
         try:
+            # At once, before waiting for any shard: a process of another shape is refused
+            # now, not after a wait for a lock that means nothing to it.
+            recorded = await cluster_shape(connection)
+            if recorded is not None and recorded != shards.count:
+                _refuse_shape(recorded, shards)
             taken = await _lock(connection, shards, 0.0)
             if taken:
                 log.warning(
@@ -257,6 +403,9 @@ class ShardLease:
                 )
                 taken = await _lock(connection, shards, timeout)
             if not taken:
+                # Checked with the locks held: a reshard refuses while any shard is held,
+                # so the count cannot change between this check and the claim.
+                await _check_shape(connection, shards)
                 epoch = await _claim(connection, shards)
         except BaseException:
             connection.terminate()

@@ -85,6 +85,12 @@ class Store(Generic[B]):
         self.lobbies.shards = shards
 
     @property
+    def shared(self) -> bool:
+        """Whether several processes may use this database (PostgreSQL), so a process must
+        claim the shards it runs."""
+        return isinstance(self.database, PostgresDatabase)
+
+    @property
     def lease(self) -> ShardLease | None:
         """The shard lease this process holds on PostgreSQL, if it claimed shards there."""
         return self._lease
@@ -136,11 +142,15 @@ def describe_url(url: str) -> str:
 
 
 async def open_store(
-    url: str, *, synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "NORMAL"
+    url: str,
+    *,
+    synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "NORMAL",
+    postgres: PostgresSettings | None = None,
 ) -> Store[Any]:
     """Open the store a ``db_url`` names: ``sqlite:///path`` or ``postgresql://...``.
 
-    A SQLite file's folder is created if missing. ``synchronous`` applies to SQLite only.
+    A SQLite file's folder is created if missing. ``synchronous`` applies to SQLite only,
+    ``postgres`` (the pool's size and command timeout) to PostgreSQL only.
     """
     if url.startswith("sqlite:///"):
         path = sqlite_path(url)
@@ -148,5 +158,5 @@ async def open_store(
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         return await Store.open(path, ConnectionSettings(synchronous=synchronous))
     if is_postgres_url(url):
-        return await Store.open_postgres(url)
+        return await Store.open_postgres(url, postgres)
     raise StoreIOError(f"unsupported db_url {url!r}: use sqlite:///path or postgresql://...")

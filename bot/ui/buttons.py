@@ -8,7 +8,8 @@ codec cannot read exactly (an unknown action, a number no card or page has) pars
     uno:t:<session>:<hand|uno|catch|next>                       the public table
     uno:h:<session>:<serial>:<code>                             an ephemeral hand
         p<card> play · d draw · k keep · c<r|y|g|b|p|t|o|u> colour · a accept · x challenge
-        s<player> swap with · u UNO! · t<player> catch · g<page> page · r refresh
+        s<player> swap with · v<player> targeted draw (All Wild) · u UNO! · t<player> catch
+        g<page> page · r refresh
     uno:s:<switches|choice|channels|role|numbers|catch|reset>  the /uno-settings panel
     uno:f:confirm                                               /uno forget-me's confirmation
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 import discord
 
@@ -34,12 +35,13 @@ from bot.engine import (
     Pass,
     PlayCard,
     SwapWith,
+    TargetDraw,
 )
 from bot.engine.cards import Color
 
-from .i18n import resolve, t
+from .i18n import t
 from .kinds import KindChecked, MessageKind
-from .respond import Interaction, reply
+from .respond import Answering, Interaction, reader, reply
 
 CUSTOM_ID = re.compile(r"uno:(?P<scope>[lth]):(?P<session>[0-9a-z]+):(?P<rest>[0-9a-z:]*)")
 # A card id indexes a deck of at most 112 cards, a page or serial is small: longer numbers
@@ -144,6 +146,8 @@ def _code(move: Move | None, page: int | None) -> str:
             return f"c{COLOR_CODE[color]}"
         case SwapWith(target=target):
             return f"s{target}"
+        case TargetDraw(target=target):
+            return f"v{target}"
         case Catch(target=target):
             return f"t{target}"
     for code, simple in SIMPLE_MOVES.items():
@@ -190,9 +194,28 @@ def _move(code: str) -> Move | None:
         return ChooseColor(CODE_COLOR[arg]) if arg in CODE_COLOR else None
     if head == "s" and arg:
         return SwapWith(arg)
+    if head == "v" and arg:
+        return TargetDraw(arg)
     if head == "t" and arg:
         return Catch(arg)
     return SIMPLE_MOVES.get(code)
+
+
+class ClickRouter(Answering, Protocol):
+    """Where a parsed click goes (the bot's ``SessionManager``)."""
+
+    async def click(self, interaction: Interaction, click: Click) -> None:
+        """Route ``click`` to its session and answer it, always."""
+        ...
+
+
+class ButtonHost(Protocol):
+    """What a button needs of ``interaction.client`` (``UnoBot`` is one)."""
+
+    @property
+    def sessions(self) -> ClickRouter:
+        """The bot's sessions."""
+        ...
 
 
 class UnoButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
@@ -240,8 +263,8 @@ class UnoButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
 
     async def callback(self, interaction: Interaction) -> None:
         """Hand the click to the session manager (which answers it, always)."""
+        host: ButtonHost = interaction.client
         if self.click is None:
-            lang = resolve(interaction.locale, interaction.guild_locale)
-            await reply(interaction, t(lang, RETIRED_BUTTON))
+            await reply(interaction, t(reader(interaction), RETIRED_BUTTON))
             return
-        await interaction.client.sessions.click(interaction, self.click)
+        await host.sessions.click(interaction, self.click)

@@ -21,6 +21,7 @@ import discord
 
 from bot.engine import Face, Game, PlayerView, RuleSet, public_view
 from bot.engine.players import is_computer
+from bot.options import TableOptions
 
 from .i18n import Lang, t
 from .kinds import REPLAY_COLOUR
@@ -122,14 +123,14 @@ class ReplayTable:
     game: Game
     names: dict[str, str]
     log: list[str] = field(default_factory=list)
-    turn_timeout: int = 0
-    ai_takeover: bool = False
-    ai_difficulty: str = "normal"
-    next_round_delay: int = 0
     host_id: int = 0
-    # A replay has no clock and no picture: the table's text as it was.
+    # A replay has no clock: the table's text as it was.
     turn_deadline: datetime | None = None
-    pictures: bool = False
+
+    @property
+    def options(self) -> TableOptions:
+        """The match's rules, with no timers and no picture (a replay is drawn as text)."""
+        return TableOptions(rules=self.rules, turn_timeout=0, next_round_delay=0, pictures=False)
 
     @property
     def seats(self) -> list[ReplaySeat]:

@@ -8,7 +8,8 @@ translation. Plural messages use each catalog's ``Plural-Forms`` through the sta
 ``gettext`` machinery.
 
 Adding a language: copy ``locales/en.po`` to ``locales/<code>.po``, translate it, and add one
-line to ``LANGUAGES`` naming the Discord locales it serves.
+line to ``LANGUAGES`` in ``bot/languages.py`` naming the Discord locales it serves: the
+catalogs, ``/uno settings`` and the config's ``language`` all read that one list.
 """
 
 from __future__ import annotations
@@ -31,25 +32,16 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from discord import app_commands
 
+# The one list of languages lives below the ui (the settings read it too); re-exported here.
+from bot.languages import LANGUAGES as LANGUAGES
+from bot.languages import language_of as catalog_code
+
 log = logging.getLogger(__name__)
 
 LOCALES_DIR = Path(__file__).with_name("locales")
 
-# One line per language: its catalog code (locales/<code>.po) and the Discord locales it serves.
-LANGUAGES: dict[str, tuple[str, ...]] = {
-    "en": ("en-US", "en-GB"),
-    "fi": ("fi",),
-    "sv": ("sv-SE",),
-    "nb": ("no",),
-}
-
 Lang = NewType("Lang", str)
 ENGLISH = Lang("en")
-
-# Discord locales and the catalog codes themselves (a config setting may say "fi" or "sv-SE").
-_BY_LOCALE: dict[str, Lang] = {
-    name.casefold(): Lang(code) for code, locales in LANGUAGES.items() for name in (code, *locales)
-}
 
 
 def languages() -> tuple[Lang, ...]:
@@ -59,10 +51,8 @@ def languages() -> tuple[Lang, ...]:
 
 def language_of(locale: str | discord.Locale | None) -> Lang | None:
     """The language serving a Discord locale (or a catalog code); None when there is none."""
-    if locale is None:
-        return None
-    key = locale.value if isinstance(locale, discord.Locale) else locale
-    return _BY_LOCALE.get(key.strip().casefold())
+    code = catalog_code(locale)
+    return None if code is None else Lang(code)
 
 
 def resolve(

@@ -18,8 +18,8 @@ import discord
 
 from bot.engine.cards import Side
 
-from .i18n import resolve, t
-from .respond import Interaction, reply
+from .i18n import t
+from .respond import Interaction, reader, reply
 
 
 class MessageKind(Enum):
@@ -84,6 +84,5 @@ class KindChecked:
         wanted = self.answers()
         if wanted is None or kind_of(interaction.message) is wanted:
             return True
-        lang = resolve(interaction.locale, interaction.guild_locale)
-        await reply(interaction, t(lang, MISPLACED_CLICK))
+        await reply(interaction, t(reader(interaction), MISPLACED_CLICK))
         return False

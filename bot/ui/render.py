@@ -34,11 +34,13 @@ from bot.engine import (
     PlayerView,
     RuleSet,
     SwapWith,
+    TargetDraw,
     public_view,
 )
 from bot.engine.cards import Color, Kind, Side
 from bot.engine.variants import variant as variant_entry
 from bot.engine.view import HandCard
+from bot.options import TableOptions
 
 from .buttons import HandClick, LobbyClick, TableClick, UnoButton
 from .i18n import Lang, t, tn
@@ -97,17 +99,9 @@ class Table(Protocol):
     @property
     def log(self) -> Sequence[str]: ...
     @property
-    def turn_timeout(self) -> int: ...
+    def options(self) -> TableOptions: ...
     @property
     def turn_deadline(self) -> datetime | None: ...
-    @property
-    def ai_takeover(self) -> bool: ...
-    @property
-    def ai_difficulty(self) -> str: ...
-    @property
-    def pictures(self) -> bool: ...
-    @property
-    def next_round_delay(self) -> int: ...
     @property
     def game(self) -> Game | None: ...
     def name(self, player: str) -> str: ...
@@ -153,6 +147,11 @@ SHORT_SYMBOL = {
     Kind.WILD_DRAW_SIX: "W+6",
     Kind.WILD_DRAW_TEN: "W+10",
     Kind.WILD_COLOR_ROULETTE: "W?",
+    Kind.WILD_REVERSE: "W⇄",
+    Kind.WILD_SKIP: "W⊘",
+    Kind.WILD_SKIP_TWO: "W⊘⊘",
+    Kind.WILD_TARGETED_DRAW_TWO: "W🎯+2",
+    Kind.WILD_FORCED_SWAP: "W⇅",
 }
 
 
@@ -234,11 +233,12 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
         players or t(lang, "lobby.players.none"),
         inline=True,
     )
-    summary = rules_summary(lang, table.rules, table.turn_timeout, table.ai_takeover)
+    options = table.options
+    summary = rules_summary(lang, table.rules, options.turn_timeout, options.ai_takeover)
     differences = rules_differences(lang, table.rules)
     add_field(embed, t(lang, "rules.title"), f"{summary}\n{differences}")
     embed.set_footer(
-        text=lobby_footer(lang, table.ai_difficulty, entry.min_players, entry.max_players)
+        text=lobby_footer(lang, options.ai_difficulty, entry.min_players, entry.max_players)
     )
     gid = table.id
     buttons = [
@@ -412,7 +412,7 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     many of the last events as fit the table's line budget."""
     # With the picture below, the text leaves it what it shows (the direction, the draw pile,
     # the backs) and cuts names, so it fits a phone's screen.
-    pictured = table.pictures
+    pictured = table.options.pictures
     name = short_name(table) if pictured else shown_name(table)
     entry = variant_entry(view.variant)
     flip = entry.double_sided
@@ -566,7 +566,7 @@ def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: L
         embed.title = t(lang, "match.title", name=name(view.match_winner))
         embed.set_footer(text=t(lang, "match.footer"))
         return Rendered(None, embed, None)
-    embed.set_footer(text=t(lang, "round.footer", seconds=table.next_round_delay))
+    embed.set_footer(text=t(lang, "round.footer", seconds=table.options.next_round_delay))
     next_round = TableClick(table.id, "next")
     label = t(lang, "button.next_round")
     buttons = [UnoButton(next_round, label, discord.ButtonStyle.primary)]
@@ -605,6 +605,8 @@ def move_button(
             return UnoButton(click, label, discord.ButtonStyle.danger, "⚖️")
         case SwapWith():
             return UnoButton(click, label)
+        case TargetDraw():
+            return UnoButton(click, label, discord.ButtonStyle.danger, "🎯")
         case CallUno():
             return UnoButton(click, label, discord.ButtonStyle.success, "📣", row=MOVE_ROWS)
         case Catch():

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
+from .i18n import Lang
 from .text import fit
 
+# The rooms below the client cannot name ``UnoBot``: they read ``interaction.client`` through
+# the protocols they declare (``Answering`` here), which ``UnoBot`` satisfies.
 Interaction = discord.Interaction[Any]
 
 MESSAGE_LIMIT = 2000  # characters of a message's content Discord accepts
@@ -31,6 +34,30 @@ BIDI_CONTROLS = dict.fromkeys(
 FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
 ISOLATE_MARKS = FIRST_STRONG_ISOLATE + POP_DIRECTIONAL_ISOLATE
 RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})  # the bidi classes that reorder their neighbours
+
+
+class Answering(Protocol):
+    """Who says which language answers a person (the bot's ``SessionManager``)."""
+
+    def reader(self, interaction: Interaction) -> Lang:
+        """The language of an answer only ``interaction``'s user sees."""
+        ...
+
+
+class AnsweringHost(Protocol):
+    """The part of ``interaction.client`` every private answer reads (``UnoBot`` is one)."""
+
+    @property
+    def sessions(self) -> Answering:
+        """The bot's sessions, which know each channel's table."""
+        ...
+
+
+def reader(interaction: Interaction) -> Lang:
+    """The language of an answer only ``interaction``'s user sees: the bot's one rule
+    (``SessionManager.reader``: theirs, else the channel's table's or server's, else English)."""
+    host: AnsweringHost = interaction.client
+    return host.sessions.reader(interaction)
 
 
 async def reply(interaction: Interaction, text: str) -> None:

@@ -26,6 +26,7 @@ from bot.engine import (
     PlayerView,
     RuleSet,
     SwapWith,
+    TargetDraw,
 )
 from bot.engine import events as ev
 from bot.engine.cards import WILD_KINDS, Color, Kind, Side
@@ -295,6 +296,8 @@ def turn_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
         return t(lang, "prompt.choosing_color", name=who)
     if phase == "swap_target":
         return t(lang, "prompt.choosing_swap", name=who)
+    if phase == "draw_target":
+        return t(lang, "prompt.choosing_target", name=who)
     if phase == "drawn":
         return t(lang, "prompt.drawn", name=who)
     if phase == "penalty" and view.stack_threshold:
@@ -358,6 +361,7 @@ def hand_prompt(lang: Lang, view: PlayerView, name: Namer) -> str:
     prompts = {
         "choose_color": "hand.prompt.choose_color",
         "swap_target": "hand.prompt.choose_swap",
+        "draw_target": "hand.prompt.choose_target",
         "drawn": "hand.prompt.drawn",
     }
     return t(lang, prompts.get(view.phase, "hand.prompt.play"))
@@ -387,6 +391,8 @@ def move_label(lang: Lang, move: Move, view: PlayerView, name: Namer) -> str:
             label = t(lang, "button.challenge")
         case SwapWith(target=target):
             label = t(lang, "button.swap_with", name=name(target))
+        case TargetDraw(target=target):
+            label = t(lang, "button.target_draw", name=name(target))
         case CallUno():
             label = t(lang, "button.uno")
         case Catch(target=target):
@@ -507,6 +513,7 @@ _FIXED_REFUSALS = {
     ),
     "Choose a colour for your wild first.": "illegal.choose_color_first",
     "Choose whose hand to swap with first.": "illegal.choose_swap_first",
+    "Choose who draws two first.": "illegal.choose_target_first",
     "Answer the draw card first: accept it.": "illegal.penalty.accept",
     "Answer the draw card first: accept it, challenge it.": "illegal.penalty.accept_challenge",
     "Answer the draw card first: accept it or stack a matching draw card.": (

@@ -39,3 +39,15 @@ async def test_a_hand_click_can_be_followed_at_once_by_its_move() -> None:
     kinds = [sample.kind for sample in result.samples]
     assert "hand" in kinds and result.moves > 0
     assert all(kinds[i + 1] != "hand" for i, kind in enumerate(kinds) if kind == "hand")
+
+
+async def test_counted_requests_meet_a_windowed_stand_in_and_staleness_is_measured() -> None:
+    """With the windowed stand-in and a computer player at one table of two, the run refuses
+    no counted request and times the clicks' moves until the table shows them."""
+    result = await run_load(
+        games=2, clicks_per_game=6, seed=6, pictures=False, discord_window=True, ai_every=2
+    )
+    assert result.window is not None and result.window.refused == 0
+    assert result.staleness.clicks_s  # (the computer players' moves depend on the machine's pace)
+    assert all(wait >= 0 for wait in result.staleness.clicks_s + result.staleness.others_s)
+    assert any(line.startswith("| by clicks |") for line in summary(result))

@@ -114,8 +114,10 @@ class Table:
         await self.session.public_messages.edit_now()
 
     async def save_now(self) -> None:
-        """Save the session as the bot does after a move, and wait until it is written."""
-        self.session.saving()
+        """Save the session as the bot does after a move (its state may have been rigged),
+        and wait until it is written."""
+        self.session.state.revision += 1  # a rigged game counts as a change
+        self.session.settle()
         assert await self.session.saved(timeout=None)
 
     @property

@@ -148,6 +148,7 @@ NOT_SENT = (
     "if not refused.name",
     "setting_name(lang, refused.name)",  # the setting's own name from the catalog
     "self._names[seat.player_id] = seat.name",
+    "{seat.player_id: seat.name for seat in saved.seats}",  # TableState._take keeps them too
     "seat.name.casefold()",
 )
 

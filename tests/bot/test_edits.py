@@ -12,6 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.edits import Edit, EditBudget, process_share
+from bot.servers import ServerSettingsBook
 from bot.sessions import SessionManager
 
 from .conftest import make_settings
@@ -291,7 +292,7 @@ async def test_the_processes_of_a_cluster_stay_under_the_bots_budget_together(
         settings = make_settings(
             tmp_path, table_edits_per_second=45, shard_count=4, shard_ids=shard_ids
         )
-        manager = SessionManager(Mock(), settings)
+        manager = SessionManager(Mock(), settings, None, ServerSettingsBook())
         processes.append(manager)
 
     def started(key: Hashable, dirty_since: float, now: float) -> None:

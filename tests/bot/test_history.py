@@ -10,6 +10,7 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Phase, RuleSet
 from bot.engine.simulate import RandomAgent
+from bot.options import TableOptions
 from bot.store.repositories.history import FinishedMatch
 from bot.table import Seat, TableState
 
@@ -29,9 +30,7 @@ async def keep_match(world: World, players: tuple[Any, ...], seed: int = 3) -> i
         world.guild.id,
         world.channel.id,
         Seat(str(host.id), host.name),
-        RuleSet(variant="classic", target=50),
-        60,
-        30,
+        TableOptions(rules=RuleSet(variant="classic", target=50)),
         OPENED,
     )
     for member in others:

@@ -92,7 +92,7 @@ async def test_a_finnish_user_in_a_swedish_server(
     assert t(SV, "table.title.flip", round=1, side=words.side_name(SV, game.side)) in text
     assert t(SV, "table.events") in text
     assert labels(table) == [t(SV, "button.hand")]
-    assert session.state.language == SV and list(session.state.log)
+    assert session.state.options.language == SV and list(session.state.log)
     # The log was narrated in Swedish when it was recorded ("Runda 1: ben gav, ...").
     dealt = t(SV, "event.round_started", round=1, dealer="{dealer}", card="{card}")
     assert any(
@@ -162,12 +162,11 @@ async def test_a_restored_table_keeps_its_language(
     await press(ben, server.public, t(SV, "button.join"))
     await press(anna, server.public, t(SV, "button.start"))
     session = server.bot.sessions.by_channel[server.channel.id]
-    session.saving()
     assert await session.saved(timeout=None)
     settings.language = "fi"  # a new setting applies to new lobbies, not to a running game
     await simcord_env.restart_bot(UnoBot(settings, shard_count=1))
     restored = server.bot.sessions.by_channel[server.channel.id]
-    assert restored.state.language == SV
+    assert restored.state.options.language == SV
     assert restored.state.log[-1] == t(SV, "log.restarted_game")
     assert restored.state.game is not None
     ben_cards = len(view_for(restored.state.game, str(ben.id)).hand)  # 7, or more after a Draw

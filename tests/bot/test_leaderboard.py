@@ -8,12 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from discord import app_commands
 from simcord import assert_error
 
 from bot.client import UnoBot
 from bot.config import Settings
+from bot.engine.variants import VARIANTS
 from bot.store import RoundRecord, RoundScore, StoreBusyError
 from bot.store.models import Variant
+from cogs.leaderboard import BoardQuery, LeaderboardButton
 
 from .conftest import World
 from .driver import Table, embed_text, enabled, labels, rig
@@ -384,3 +387,71 @@ async def test_round_played_by_clicks_appears_once(world: World, settings: Setti
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     again = await world.members[1].slash(world.channel, "leaderboard")
     assert board(again.response) == shown
+
+
+def test_leaderboard_offers_every_registered_variant_and_all(world: World) -> None:
+    """/leaderboard's variant choices are the registry's keys, in its order, then all."""
+    command = world.bot.tree.get_command("leaderboard")
+    assert isinstance(command, app_commands.Command)
+    choices = next(p.choices for p in command.parameters if p.name == "variant")
+    assert [choice.value for choice in choices] == [*VARIANTS, "all"]
+
+
+async def test_junior_board_ranks_matches_won_and_says_why(world: World) -> None:
+    """UNO Junior keeps no points: its board sorts by matches won unless told otherwise."""
+    anna, ben, cara = world.members[:3]
+    gid = world.guild.id
+    await seed(world.bot, gid, who(ben), who(anna), [0, 0, 0], match_won=True, variant="junior")
+    for _ in range(2):
+        await seed(world.bot, gid, who(cara), who(anna), [0], match_won=True, variant="junior")
+    result = await anna.slash(world.channel, "leaderboard", variant="junior")
+    text = embed_text(result.response)
+    assert names(result.response) == ["cara", "ben", "anna"]
+    assert "UNO Junior keeps no points, so its board ranks matches won by default." in text
+    assert "Sorted by **matches won**" in text
+
+
+async def test_junior_board_can_still_be_sorted_by_rounds_won(world: World) -> None:
+    """A sort chosen for the Junior board is the one used."""
+    anna, ben, cara = world.members[:3]
+    gid = world.guild.id
+    await seed(world.bot, gid, who(ben), who(anna), [0, 0], variant="junior")
+    await seed(world.bot, gid, who(cara), who(anna), [0], match_won=True, variant="junior")
+    result = await anna.slash(world.channel, "leaderboard", variant="junior", sort="rounds_won")
+    assert names(result.response) == ["ben", "cara", "anna"]
+
+
+async def test_paging_a_new_variant_keeps_it(world: World) -> None:
+    """The page buttons of the No Mercy board page that board."""
+    for n in range(1, 13):
+        await seed(world.bot, 555, (8000 + n, f"m{n:02}"), (8100, "z"), [n], variant="nomercy")
+    await seed(world.bot, 555, (8200, "flipper"), (8100, "z"), [500])
+    posted = (
+        await world.members[0].slash(
+            world.channel, "leaderboard", scope="global", variant="nomercy"
+        )
+    ).response
+    assert names(posted)[:2] == ["m12", "m11"]
+    await world.members[0].click(posted.message, label="▶")
+    assert names(posted) == ["m02", "m01", "z"]
+    assert "Global leaderboard · UNO No Mercy" in embed_text(posted)
+
+
+def test_a_page_button_from_before_every_variant_had_a_board_still_pages() -> None:
+    """A page id naming Flip by its old letter reads as the Flip board."""
+    match = re.fullmatch(LeaderboardButton.__discord_ui_compiled_template__, "lb:s:f:m:2:5")
+    assert match is not None
+    query = BoardQuery.from_match(match)
+    assert (query.variant, query.sort, query.page, query.guild_id) == ("flip", "matches_won", 2, 5)
+
+
+async def test_stats_favourite_variant_names_a_new_variant(world: World) -> None:
+    """/stats names UNO All Wild as the favourite of a player who plays it most."""
+    anna, ben = world.members[:2]
+    gid = world.guild.id
+    await seed(world.bot, gid, who(anna), who(ben), [20], variant="allwild")
+    await seed(world.bot, gid, who(anna), who(ben), [20], variant="allwild")
+    await seed(world.bot, gid, who(anna), who(ben), [20], variant="flip")
+    result = await anna.slash(world.channel, "stats")
+    fields = {f.name: f.value for f in result.response.message.embeds[0].fields}
+    assert fields["Favourite variant"] == "UNO All Wild"

@@ -125,7 +125,7 @@ async def test_a_text_only_game_has_no_picture(world: World) -> None:
     """With the start option ``pictures: False`` the table carries no attachment at all."""
     table = Table(world, 2)
     await table.start("uno classic start", pictures=False)
-    assert table.session.state.pictures is False
+    assert table.session.state.options.pictures is False
     rig(table, ["R5 R7 B1", "R6 G8 R9"], top="R3")
     anna = table.game.players[0]
     hand = await table.hand(anna)
@@ -212,7 +212,7 @@ async def test_a_colour_blind_game_uses_its_palette(world: World) -> None:
         world.env.backend.create_application_emoji(name)
     table = Table(world, 2)
     await table.start("uno flip start", palette="colour_blind")
-    assert table.session.state.palette == "colour_blind"
+    assert table.session.state.options.palette == "colour_blind"
     hand = await table.hand(table.game.players[0])
     emoji = card_emoji(hand)
     assert emoji and all(e["name"].startswith(f"uf{EMOJI_VERSION}cb_") for e in emoji)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from bot.engine import RuleSet, view_for
 from bot.engine.game import TERMINAL_PHASES
+from bot.options import TableOptions
 from bot.table import Seat, TableState
 from bot.ui import render
 from bot.ui.i18n import ENGLISH, Lang, languages
@@ -46,11 +47,11 @@ def check_payload(shown: Rendered) -> None:
 def playing_table(players: int, variant: str, seed: int, lang: Lang = ENGLISH) -> TableState:
     """A table with a dealt game and no Discord behind it: drawing is pure."""
     seats = [Seat(str(10**17 + i), HOSTILE_NAMES[i % len(HOSTILE_NAMES)]) for i in range(players)]
-    state = TableState("abcdef0123", 1, 2, seats[0], RuleSet(variant=variant), 60, 30, NOW)
+    options = TableOptions(rules=RuleSet(variant=variant), language=lang)
+    state = TableState("abcdef0123", 1, 2, seats[0], options, NOW)
     for seat in seats[1:]:
         state.seat(seat)
     names = {s.player_id: safe_name(s.name) for s in seats}
-    state.language = lang
     state.log.extend(narrate(lang, state.start(state.host_id, seed, names), names.__getitem__))
     return state
 
@@ -58,7 +59,7 @@ def playing_table(players: int, variant: str, seed: int, lang: Lang = ENGLISH) -
 def play_and_render(state: TableState, seed: int, steps: int = 200) -> int:
     """Play random legal moves, rendering the table and two hands at every step (in the
     table's language)."""
-    lang = Lang(state.language)
+    lang = Lang(state.options.language)
     game = state.game
     assert game is not None
     rng = random.Random(seed)

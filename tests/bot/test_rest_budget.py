@@ -23,12 +23,12 @@ def channel_calls(world: World) -> list[tuple[str, str]]:
     ]
 
 
-async def test_reminders_deletes_reposts_and_the_closing_notice_spend_the_budget(
+async def test_only_the_reminder_and_its_deletion_are_counted_when_clicks_carry_the_table(
     world: World,
 ) -> None:
-    """A reminder, its deletion, the edits, the table posted again after someone deleted it
-    and the notice at the end: each is one start of the budget, and nothing else reaches
-    Discord outside an interaction."""
+    """A reminder and its deletion spend the budget; the edits, the table posted again after
+    someone deleted it and the notice at the end go through the clicks' tokens: nothing else
+    reaches Discord as a counted request."""
     cleaners = world.guild.create_role(
         "Cleaners", permissions=discord.Permissions(manage_messages=True)
     )
@@ -65,7 +65,8 @@ async def test_reminders_deletes_reposts_and_the_closing_notice_spend_the_budget
     assert "ended the game" in embed_text(world.channel.last_message)
 
     calls = channel_calls(world)[before:]
-    kinds = {method for method, _ in calls}
-    assert kinds == {"POST", "PATCH", "DELETE"}, calls  # reminder and repost, edits, delete
-    assert len(calls) == len(starts)
-    assert starts.count(None) == 3  # the reminder, its deletion, the table posted anew
+    # Counted: the reminder and its deletion, each a start of the budget. The table's edits,
+    # the table posted again (a follow-up of Ben's move) and the closing notice went through
+    # interaction tokens, which Discord does not count.
+    assert [method for method, _ in calls] == ["POST", "DELETE"], calls
+    assert starts.count(None) >= len(calls)

@@ -9,6 +9,8 @@ from typing import Any
 from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine.snapshot import dump_state
+from bot.sessions import SessionManager
+from bot.store import Store
 
 from .conftest import World
 from .driver import Table, buttons, embed_text, rig
@@ -21,14 +23,21 @@ HOLD = 10.0
 def held_restore(bot: UnoBot) -> None:
     """Make ``bot``'s background restore start HOLD virtual seconds late (as if it were busy
     with thousands of other tables); the rows are read at start-up as usual."""
-    restore: Callable[..., Coroutine[Any, Any, None]] = bot.sessions.restore_saved
+    build = bot.build_services
 
-    async def later(*args: Any, **kwargs: Any) -> None:
-        # A virtual sleep: SimCord settles around it, and advance_time ends it.
-        await asyncio.sleep(HOLD)
-        await restore(*args, **kwargs)
+    def built(store: Store) -> SessionManager:
+        sessions = build(store)
+        restore: Callable[..., Coroutine[Any, Any, None]] = sessions.restore_saved
 
-    bot.sessions.restore_saved = later  # type: ignore[method-assign]
+        async def later(*args: Any, **kwargs: Any) -> None:
+            # A virtual sleep: SimCord settles around it, and advance_time ends it.
+            await asyncio.sleep(HOLD)
+            await restore(*args, **kwargs)
+
+        sessions.restore_saved = later  # type: ignore[method-assign]
+        return sessions
+
+    bot.build_services = built  # type: ignore[method-assign]
 
 
 async def test_a_click_during_the_restore_is_answered_by_its_table(

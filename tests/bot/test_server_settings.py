@@ -63,9 +63,13 @@ async def test_every_setting_shapes_the_next_game_and_never_a_running_one(
     assert (rules.target, rules.scoring, rules.edition) == (250, "alternative", "swap_hands")
     assert (rules.stacking, rules.jump_in, rules.forced_play) == (True, True, True)
     assert rules.draw_until_playable and not rules.seven_o
-    assert (state.turn_timeout, state.turn_reminder, state.lobby_timeout) == (45, 20, 120)
-    assert (state.next_round_delay, state.ai_catch_rate) == (5, 0.8)
-    assert state.ai_difficulty == "hard" and state.ai_takeover
+    assert (
+        state.options.turn_timeout,
+        state.options.turn_reminder,
+        state.options.lobby_timeout,
+    ) == (45, 20, 120)
+    assert (state.options.next_round_delay, state.options.ai_catch_rate) == (5, 0.8)
+    assert state.options.ai_difficulty == "hard" and state.options.ai_takeover
     assert [seat.ai for seat in state.seats if seat.ai] == ["hard"]
     lobby = embed_text(table.public)
     assert "Not the official rules: to 250 points, alternative scoring" in lobby
@@ -92,7 +96,8 @@ async def test_language_and_look_are_the_servers(world: World, admin: Any) -> No
     that never chose a look follows the bot's."""
     assert (server(world).pictures, server(world).palette) == (None, None)
     config = world.bot.settings
-    assert server(world).look(config) == {"pictures": config.pictures, "palette": config.palette}
+    assert server(world).shown("pictures", config) == config.pictures
+    assert server(world).shown("palette", config) == config.palette
     shown = await panel(admin, world)
     await admin.select(shown, ["language:fi"], custom_id="uno:s:choice")
     await admin.select(shown, ["palette:colour_blind"], custom_id="uno:s:choice")
@@ -100,7 +105,11 @@ async def test_language_and_look_are_the_servers(world: World, admin: Any) -> No
     assert (server(world).palette, server(world).pictures) == ("colour_blind", False)
     await world.members[0].slash(world.channel, "uno flip start")
     state = world.bot.sessions.by_channel[world.channel.id].state
-    assert (state.language, state.pictures, state.palette) == ("fi", False, "colour_blind")
+    assert (state.options.language, state.options.pictures, state.options.palette) == (
+        "fi",
+        False,
+        "colour_blind",
+    )
 
 
 async def test_the_command_is_offered_only_to_managers(world: World, admin: Any) -> None:
@@ -186,7 +195,7 @@ async def test_settings_survive_a_restart_and_reset(
     await world.members[0].slash(world.channel, "uno flip start")
     await world.env.restart_bot(UnoBot(settings, shard_count=1))
     restored = world.bot.sessions.by_channel[world.channel.id].state
-    assert (restored.rules.target, restored.lobby_timeout) == (321, 120)
+    assert (restored.rules.target, restored.options.lobby_timeout) == (321, 120)
     other = world.guild.create_text_channel("more-uno")
     await world.members[1].slash(other, "uno flip start")
     assert world.bot.sessions.by_channel[other.id].state.rules.target == 321

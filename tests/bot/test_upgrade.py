@@ -78,9 +78,9 @@ async def test_a_game_and_a_lobby_saved_before_the_redesign_resume(
     assert state.id == "0ld5e55" and state.serial >= SAVED["game"]["serial"]
     assert [s.name for s in state.seats] == ["anna", "ben", "AI Anna (hard)"]
     assert state.game is not None and len(state.game.players) == 3
-    assert state.language == "en"  # saved before tables had a language: English, as then
+    assert state.options.language == "en"  # saved before tables had a language: English, as then
     # Saved before tables had pictures and a palette: the defaults.
-    assert state.pictures is True and state.palette == "standard"
+    assert state.options.pictures is True and state.options.palette == "standard"
     table = world.channel.last_message
     # Told in the events (beside the picture only the newest that fit a phone are shown, and
     # the computer player may have moved since).
@@ -90,8 +90,9 @@ async def test_a_game_and_a_lobby_saved_before_the_redesign_resume(
     assert hand.ephemeral and "Your hand" in embed_text(hand.response)
 
     lobby = sessions[lobby_channel.id].state
-    assert lobby.game is None and lobby.rules.stacking and lobby.turn_timeout == 45
-    assert [s.name for s in lobby.seats] == ["cara", "AI Anna (easy)"] and lobby.language == "en"
+    assert lobby.game is None and lobby.rules.stacking and lobby.options.turn_timeout == 45
+    assert [s.name for s in lobby.seats] == ["cara", "AI Anna (easy)"]
+    assert lobby.options.language == "en"
     message = lobby_channel.last_message
     assert "Join" in labels(message)
     await world.members[3].click(message, label="Join")

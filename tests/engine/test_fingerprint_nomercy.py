@@ -13,7 +13,7 @@ from bot.engine.simulate import RandomAgent
 from .fingerprint import Fingerprint, dump
 
 GAMES = 24
-RECORDED = "8da55072f3001d8df732882ca048ee3e24e3201a6be235d51ffef5b6070e6fa4"
+RECORDED = "a1ec843080fdc64eaa01835931bb96ee9144d1b7f77f2da382ee50845b450d98"
 
 
 def no_mercy_fingerprint(games: int) -> Fingerprint:

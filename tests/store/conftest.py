@@ -28,7 +28,7 @@ TEST_POOL = PostgresSettings(min_size=1, max_size=4, connect_timeout=5.0)
 TABLES = (
     "match_history_rounds, match_history_players, match_history,"
     " server_settings, lobbies, snapshots, match_results, round_scores, rounds, game_players,"
-    " player_totals, games, players, shard_leases"
+    " player_totals, games, players, shard_leases, cluster_shape, board_sizes"
 )
 
 

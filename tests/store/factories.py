@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from bot.engine import RuleSet
 from bot.engine.simulate import RandomAgent
+from bot.options import TableOptions
 from bot.persistence import Persistence
 from bot.store import GameRecord, RoundRecord, RoundScore, Store
 from bot.store.backend import Connection
@@ -90,16 +91,14 @@ async def table_counts(store: Store) -> dict[str, int]:
     }
 
 
-def started_table(seed: int = 0) -> TableState:
-    """A real table: Anna hosts, Ben joins, a classic game to 10,000 is dealt."""
+def started_table(seed: int = 0, rules: RuleSet | None = None) -> TableState:
+    """A real table: Anna hosts, Ben joins, ``rules`` (a classic game to 10,000) is dealt."""
     table = TableState(
         "s1",
         GUILD,
         CHANNEL,
         Seat(str(ANNA), "Anna"),
-        RuleSet(variant="classic", target=10_000),
-        60,
-        30,
+        TableOptions(rules=rules or RuleSet(variant="classic", target=10_000)),
         datetime(2026, 1, 1, tzinfo=UTC),
     )
     table.join(BEN, "Ben")

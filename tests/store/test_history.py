@@ -8,6 +8,7 @@ from bot.engine import Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.replay import RULES_VERSION, replay_steps
 from bot.engine.simulate import RandomAgent
+from bot.options import TableOptions
 from bot.persistence import Persistence
 from bot.store import Store
 from bot.store.repositories.history import DAY_MS, FinishedMatch, HistoryPlayer, HistoryRound
@@ -125,9 +126,7 @@ async def test_a_match_played_to_its_end_is_kept_with_replayable_rounds(store: S
         GUILD,
         CHANNEL,
         Seat(str(ANNA), "Anna"),
-        RuleSet(variant="classic", target=50),
-        60,
-        30,
+        TableOptions(rules=RuleSet(variant="classic", target=50)),
         datetime(2026, 1, 1, tzinfo=UTC),
     )
     table.join(BEN, "Ben")

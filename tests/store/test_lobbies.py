@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from bot.store import Store
+from bot.store import Store, StoreIOError
 from bot.store.connection import execute
 
 from .factories import ANNA, BEN, CHANNEL, GUILD
@@ -76,7 +75,7 @@ async def test_a_failed_game_creation_keeps_the_lobby(sqlite_store: Store) -> No
         "CREATE TEMP TRIGGER full_disk AFTER DELETE ON lobbies"
         " BEGIN SELECT RAISE(ABORT, 'disk full'); END",
     )
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StoreIOError):
         await start_game(sqlite_store, "a1")
     assert [lobby.session_id for lobby in await sqlite_store.lobbies.load_all()] == ["a1"]
     assert await sqlite_store.snapshots.load_live_games() == []

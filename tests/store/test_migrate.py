@@ -210,3 +210,78 @@ async def test_older_postgres_database_with_data_migrates_to_latest(
     finally:
         await migrated.close()
         await reference.close()
+
+
+def schema_objects(path: Path) -> set[tuple[str, str, str]]:
+    """Every index and trigger of a SQLite file, as (type, name, table)."""
+    connection = sqlite3.connect(path)
+    rows = connection.execute(
+        "SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('index', 'trigger')"
+    ).fetchall()
+    connection.close()
+    return set(rows)
+
+
+async def test_version_9_database_takes_every_variant(db_path: Path) -> None:
+    """After 0010 a migrated database saves a game of a variant 0001 did not know."""
+    await build_at_version(db_path, 1)
+    seed_version_1(db_path)
+    await build_at_version(db_path, 9)
+    store = await Store.open(db_path)
+    try:
+        game = await new_game(store, (ANNA, BEN), variant="junior")
+        await store.games.record_round(
+            game.id, standard_round(1, ANNA, {ANNA: 0, BEN: 0}, match_winner=ANNA)
+        )
+        board = await store.standings.leaderboard(
+            scope="guild", guild_id=GUILD, variant="junior", sort="matches_won"
+        )
+        assert [(row.player_id, row.matches_won) for row in board.rows] == [(ANNA, 1), (BEN, 0)]
+        assert board.total_players == 2  # board_sizes' trigger counts the new board
+    finally:
+        await store.close()
+
+
+async def test_rebuilt_tables_keep_their_indexes_and_triggers(tmp_path: Path) -> None:
+    """0010's table rebuild leaves the same indexes and triggers as a new database has."""
+    old, new = tmp_path / "old.db", tmp_path / "new.db"
+    await build_at_version(old, 1)
+    seed_version_1(old)
+    await (await Store.open(old)).close()
+    await (await Store.open(new)).close()
+    assert schema_objects(old) == schema_objects(new)
+
+
+async def test_rebuilt_games_table_never_reuses_an_id(db_path: Path) -> None:
+    """A game deleted before 0010 keeps its id used: the next game gets a higher one."""
+    await build_at_version(db_path, 1)
+    seed_version_1(db_path)
+    connection = sqlite3.connect(db_path)
+    with connection:
+        connection.execute(
+            "INSERT INTO games VALUES (50, 1, 1, 'flip', '{}', 'live', 0, 0, NULL, NULL)"
+        )
+        connection.execute("DELETE FROM games WHERE id = 50")
+    connection.close()
+    store = await Store.open(db_path)
+    try:
+        assert (await new_game(store)).id == 51
+    finally:
+        await store.close()
+
+
+async def test_postgres_version_9_database_takes_every_variant(pg_url: str) -> None:
+    """After PostgreSQL's 0010 a game of a variant 0001 did not know is saved and scored."""
+    connection = await asyncpg.connect(pg_url)
+    try:
+        assert await migrate_postgres(connection, target=9) == 9
+    finally:
+        await connection.close()
+    store = await Store.open_postgres(pg_url, TEST_POOL)
+    try:
+        game = await new_game(store, (ANNA, BEN), variant="nomercy")
+        await store.games.record_round(game.id, standard_round(1, BEN, {ANNA: 40, BEN: 0}))
+        board = await store.standings.leaderboard(scope="global", variant="nomercy")
+        assert [(row.player_id, row.points) for row in board.rows] == [(BEN, 40), (ANNA, 0)]
+    finally:
+        await store.close()

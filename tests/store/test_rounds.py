@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.engine import RoundResult
 from bot.engine.cards import Side
-from bot.store import GameNotLiveError, RoundRecord, Store
+from bot.store import GameNotLiveError, RoundRecord, Store, StoreIOError
 
 from .factories import (
     ANNA,
@@ -94,7 +93,7 @@ async def test_failure_mid_transaction_leaves_nothing(sqlite_store: Store) -> No
         "CREATE TEMP TRIGGER fail_totals BEFORE INSERT ON player_totals"
         " BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
     )
-    with pytest.raises(sqlite3.IntegrityError, match="injected failure"):
+    with pytest.raises(StoreIOError, match="injected failure"):
         await sqlite_store.games.record_round(game.id, standard_round(1, ANNA, {ANNA: 0, BEN: 40}))
     assert await table_counts(sqlite_store) == before
     seats = (await sqlite_store.games.get_game(game.id)).players  # type: ignore[union-attr]
@@ -110,7 +109,7 @@ async def test_round_succeeds_after_a_failed_attempt(sqlite_store: Store) -> Non
         " BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
     )
     round_one = standard_round(1, ANNA, {ANNA: 0, BEN: 40})
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StoreIOError):
         await sqlite_store.games.record_round(game.id, round_one)
     await connection.execute("DROP TRIGGER fail_totals")
     assert await sqlite_store.games.record_round(game.id, round_one)
@@ -125,7 +124,7 @@ async def test_failed_match_result_keeps_the_game_live(sqlite_store: Store) -> N
         " BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
     )
     final = standard_round(1, ANNA, {ANNA: 0, BEN: 500}, match_winner=ANNA)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StoreIOError):
         await sqlite_store.games.record_round(game.id, final)
     record = await sqlite_store.games.get_game(game.id)
     assert record is not None and (record.status, record.winner_id) == ("live", None)

@@ -244,3 +244,26 @@ async def test_stats_count_alternative_scoring_as_awarded(store: Store) -> None:
     await store.games.record_round(game.id, alternative_round(2, BEN, {ANNA: 8, BEN: 0}))
     stats = await store.standings.stats(BEN)
     assert (stats.total_points, stats.rounds_won, stats.best_round) == (14, 1, 14)
+
+
+@pytest.mark.parametrize("key", ["nomercy", "allwild", "junior"])
+async def test_stats_favourite_variant_can_be_any_registered_variant(
+    store: Store, key: str
+) -> None:
+    """A player who plays a newer variant most has it as their favourite."""
+    await play(store, [(ANNA, 1)], variant="flip")
+    await play(store, [(ANNA, 1)], variant=key)
+    await play(store, [(ANNA, 1)], variant=key)
+    assert (await store.standings.stats(ANNA)).favourite_variant == key
+
+
+async def test_each_variant_has_its_own_board(store: Store) -> None:
+    """A No Mercy game counts on the No Mercy board and on all, not on Flip's."""
+    await play(store, [(ANNA, 40)], variant="nomercy")
+    await play(store, [(BEN, 10)], variant="flip")
+    nomercy = await store.standings.leaderboard(scope="guild", guild_id=GUILD, variant="nomercy")
+    flip = await store.standings.leaderboard(scope="guild", guild_id=GUILD, variant="flip")
+    everything = await store.standings.leaderboard(scope="guild", guild_id=GUILD)
+    assert [(row.player_id, row.points) for row in nomercy.rows][:1] == [(ANNA, 40)]
+    assert [(row.player_id, row.points) for row in flip.rows][:1] == [(BEN, 10)]
+    assert [(row.player_id, row.points) for row in everything.rows][:2] == [(ANNA, 40), (BEN, 10)]

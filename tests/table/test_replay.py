@@ -11,6 +11,7 @@ from bot.engine import Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.replay import MoveLog, ReplayError, replay_steps
 from bot.engine.simulate import RandomAgent
+from bot.options import TableOptions
 from bot.persistence import SessionSnapshot, session_snapshot, table_from_snapshot
 from bot.table import Seat, TableState
 
@@ -21,7 +22,7 @@ PEOPLE = (101, 102, 103)
 def play_match(seed: int, rules: RuleSet) -> tuple[TableState, list[list[tuple[ev.Event, ...]]]]:
     """A match of three people to its end through the table (moves, timeouts, a removal at
     one seed); every round's events, step by step, as the live game produced them."""
-    state = TableState("t1", 1, 2, Seat(str(PEOPLE[0]), "anna"), rules, 60, 30, NOW)
+    state = TableState("t1", 1, 2, Seat(str(PEOPLE[0]), "anna"), TableOptions(rules=rules), NOW)
     for person in PEOPLE[1:]:
         state.join(person, f"p{person}")
     names = {s.player_id: s.name for s in state.seats}

@@ -10,6 +10,7 @@ import pytest
 
 from bot.engine import Draw, IllegalMove, Phase, RuleSet
 from bot.engine.players import is_computer
+from bot.options import TableOptions
 from bot.table import MAX_SEATS, Seat, TableError, TableState
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -18,7 +19,9 @@ ANNA, BEN, CARA = 101, 102, 103
 
 def lobby(**rules: object) -> TableState:
     """A lobby hosted by Anna."""
-    return TableState("t1", 1, 2, Seat(str(ANNA), "anna"), RuleSet(**rules), 60, 30, NOW)
+    return TableState(
+        "t1", 1, 2, Seat(str(ANNA), "anna"), TableOptions(rules=RuleSet(**rules)), NOW
+    )
 
 
 @contextmanager
@@ -142,7 +145,7 @@ def test_a_turn_is_due_only_at_its_own_serial_while_the_table_plays() -> None:
     serial = state.serial
     assert state.turn_due(serial) == game.current_player
     assert state.turn_due(serial - 1) is None
-    state.closed = True
+    state.close()
     assert state.turn_due(serial) is None
 
 
@@ -179,4 +182,4 @@ def test_next_round_waits_for_the_round_to_end() -> None:
 def test_a_table_is_hosted_by_a_person() -> None:
     """A computer player cannot host."""
     with pytest.raises(ValueError, match="person"):
-        TableState("t", 1, 2, Seat("ai1", "AI Anna (easy)", "easy"), RuleSet(), 60, 30, NOW)
+        TableState("t", 1, 2, Seat("ai1", "AI Anna (easy)", "easy"), TableOptions(), NOW)

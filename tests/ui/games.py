@@ -21,6 +21,7 @@ from bot.engine import (
     PlayCard,
     RuleSet,
     SwapWith,
+    TargetDraw,
 )
 from bot.engine import events as ev
 from bot.engine.simulate import RandomAgent
@@ -83,6 +84,7 @@ def _wrong_moves(game: Game, rng: random.Random) -> list[tuple[str, Move]]:
         Challenge(),
         Accept(),
         SwapWith(other),
+        TargetDraw(other),
         CallUno(),
         Catch(other),
         Catch("nobody"),

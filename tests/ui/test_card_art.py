@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.engine.cards import Color, Face, Kind, Side
 from bot.engine.decks import deck_of
-from bot.engine.variants import CLASSIC, FLIP, NO_MERCY
+from bot.engine.variants import ALL_WILD, CLASSIC, FLIP, NO_MERCY
 from bot.ui.cards import (
     COLOR_BLIND,
     DESIGN_VERSION,
@@ -36,17 +36,18 @@ SMALL = 60  # small pictures keep the every-face tests fast; the drawing is the 
 
 
 def test_the_catalog_holds_every_face_of_every_deck() -> None:
-    """All classic editions, both Flip sides and No Mercy: 136 distinct faces (120 before No
-    Mercy added 16: its coloured Draw Four, Discard All and light Skip Everyone, and four
-    wilds), each with a unique name."""
+    """All classic editions, both Flip sides, No Mercy, All Wild and Junior: 141 distinct faces
+    (120 before No Mercy added 16: its coloured Draw Four, Discard All and light Skip Everyone,
+    and four wilds; All Wild 5 wilds; Junior none), each with a unique name."""
     faces = set(all_faces())
     for edition in ("standard", "shuffle_hands", "swap_hands"):
         assert {(c.light, Side.LIGHT) for c in deck_of(CLASSIC, edition)} <= faces
     assert {(c.light, Side.LIGHT) for c in deck_of(FLIP)} <= faces
     assert {(c.face(Side.DARK), Side.DARK) for c in deck_of(FLIP)} <= faces
     assert {(c.light, Side.LIGHT) for c in deck_of(NO_MERCY)} <= faces
-    assert len(faces) == 136
-    assert len({face_name(f, s) for f, s in faces}) == 136
+    assert {(c.light, Side.LIGHT) for c in deck_of(ALL_WILD)} <= faces
+    assert len(faces) == 141
+    assert len({face_name(f, s) for f, s in faces}) == 141
 
 
 def test_a_plain_wild_is_drawn_per_side_and_other_faces_know_their_side() -> None:
@@ -64,7 +65,7 @@ def test_a_plain_wild_is_drawn_per_side_and_other_faces_know_their_side() -> Non
 
 @pytest.mark.parametrize("draw", [partial(draw_face, words=ENGLISH_CARD_WORDS), draw_mini])
 def test_every_face_draws_a_distinct_card_of_the_right_size(draw: object) -> None:
-    """Each of the 136 faces gives its own picture, 2:3, with an opaque middle."""
+    """Each of the 141 faces gives its own picture, 2:3, with an opaque middle."""
     seen: dict[bytes, tuple[Face, Side]] = {}
     for face, side in all_faces():
         image = draw(face, side, STANDARD, SMALL)  # type: ignore[operator]
@@ -78,7 +79,7 @@ def test_every_emoji_is_square_distinct_and_small() -> None:
     """Button pictures: 128 x 128, all different, PNGs far under Discord's 256 KB."""
     art = CardArt()
     pngs = {art.emoji_png(f, s) for f, s in all_faces()}
-    assert len(pngs) == 136
+    assert len(pngs) == 141
     assert max(len(p) for p in pngs) < 256 * 1024
     assert draw_emoji(Face(Color.RED, Kind.NUMBER, 5), None, STANDARD).size == (EMOJI_SIZE,) * 2
 

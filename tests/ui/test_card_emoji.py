@@ -27,7 +27,7 @@ RED_5 = Face(Color.RED, Kind.NUMBER, 5)
 
 @pytest.fixture(scope="module")
 def art() -> CardArt:
-    """One art cache for the module, so the 136 emoji pictures are drawn once."""
+    """One art cache for the module, so the 141 emoji pictures are drawn once."""
     return CardArt()
 
 
@@ -77,9 +77,9 @@ def test_discord_client_fits_the_host_protocol() -> None:
 
 
 def test_names_are_valid_unique_and_fit_the_limit() -> None:
-    """136 names per palette, 2-32 chars of [A-Za-z0-9_], distinct across palettes too."""
+    """141 names per palette, 2-32 chars of [A-Za-z0-9_], distinct across palettes too."""
     names = CardEmojis(CardArt()).names + CardEmojis(CardArt(palette=COLOR_BLIND)).names
-    assert len(names) == len(set(names)) == 2 * len(all_faces()) == 272
+    assert len(names) == len(set(names)) == 2 * len(all_faces()) == 282
     assert all(NAME_RE.fullmatch(n) for n in names)
     assert len(names) < APP_EMOJI_LIMIT
     assert emoji_name(Face(None, Kind.WILD), Side.DARK, "std") != emoji_name(
@@ -88,15 +88,15 @@ def test_names_are_valid_unique_and_fit_the_limit() -> None:
 
 
 async def test_missing_emoji_are_created_once_and_reused_after_a_restart(art: CardArt) -> None:
-    """First start creates 136; a new CardEmojis (a restart) creates none and finds them all."""
+    """First start creates 141; a new CardEmojis (a restart) creates none and finds them all."""
     client = FakeClient()
     first = CardEmojis(art)
     await first.ensure(client)
-    assert client.creates == first.created == 136
+    assert client.creates == first.created == 141
     assert all(len(image) < 256 * 1024 for image in client.images)
     again = CardEmojis(art)
     await again.ensure(client)
-    assert client.creates == 136 and again.created == 0
+    assert client.creates == 141 and again.created == 0
     emoji = again.emoji_for(RED_5)
     assert isinstance(emoji, discord.PartialEmoji)
     assert emoji.name == emoji_name(RED_5, None, "std") and emoji.id is not None
@@ -108,7 +108,7 @@ async def test_only_the_missing_ones_are_created(art: CardArt) -> None:
     client.emojis.append(FakeEmoji(emoji_name(RED_5, None, "std"), 2))
     cards = CardEmojis(art)
     await cards.ensure(client)
-    assert client.creates == 135
+    assert client.creates == 140
     assert cards.emoji_for(RED_5) == discord.PartialEmoji(name=emoji_name(RED_5, None, "std"), id=2)
 
 
@@ -166,7 +166,7 @@ async def test_emoji_of_older_designs_are_deleted_and_others_kept(art: CardArt) 
     cards = CardEmojis(art)
     await cards.ensure(client)
     assert cards.deleted == 1 and old not in client.emojis and foreign in client.emojis
-    assert client.creates == 136
+    assert client.creates == 141
 
 
 def test_a_redesign_of_the_faces_keeps_the_emoji_names() -> None:

@@ -12,6 +12,7 @@ from bot.engine import RuleSet, Side, view_for
 from bot.engine.decks import all_cards
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.variants import VARIANTS
+from bot.options import TableOptions
 from bot.table import Seat, TableState
 from bot.ui import render, words
 from bot.ui.i18n import ENGLISH, Lang
@@ -24,7 +25,8 @@ NAMES = ["anna", "ben", "cara", "dan", "eve", "finn"]
 def started_table(players: int, seed: int, lang: Lang = ENGLISH) -> TableState:
     """A No Mercy table of ``players`` people, dealt."""
     seats = [Seat(str(10**17 + i), NAMES[i]) for i in range(players)]
-    state = TableState("abcdef0123", 1, 2, seats[0], RuleSet(variant="nomercy"), 60, 30, NOW)
+    options = TableOptions(rules=RuleSet(variant="nomercy"))
+    state = TableState("abcdef0123", 1, 2, seats[0], options, NOW)
     for seat in seats[1:]:
         state.seat(seat)
     names = {s.player_id: safe_name(s.name) for s in seats}

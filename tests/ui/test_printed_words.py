@@ -17,10 +17,12 @@ GLOSSARY = Path(__file__).parents[2] / "docs" / "glossary.md"
 ACTIONS = [kind for kind in Kind if kind is not Kind.NUMBER]
 # The Finnish customizable wild's name ("muokattava villi") is too long to print; the card says
 # what it is for ("your own rule") instead.
-# No Mercy's Wild Reverse Draw Four is too long a name to print in any language: the card
-# prints its two signs, the Reverse word and "+4" (the Draw Four's number, as on the sheet's card).
+# No Mercy's Wild Reverse Draw Four and All Wild's Wild Targeted Draw Two are too long a name to
+# print in any language: the card prints its two signs, a word of its name and the draw's "+N".
 SHORTENED = {("fi", Kind.WILD_CUSTOMIZABLE)} | {
-    (lang, Kind.WILD_REVERSE_DRAW_FOUR) for lang in ("en", "fi", "sv", "nb")
+    (lang, kind)
+    for lang in ("en", "fi", "sv", "nb")
+    for kind in (Kind.WILD_REVERSE_DRAW_FOUR, Kind.WILD_TARGETED_DRAW_TWO)
 }
 
 

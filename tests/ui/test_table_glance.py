@@ -180,7 +180,7 @@ def test_beside_the_picture_the_text_leaves_it_the_backs_and_the_pile() -> None:
     pictured = render.public_message(state, ENGLISH).embed
     assert "backs:" not in (pictured.fields[0].value or "")
     assert "Draw pile" not in (pictured.description or "")
-    state.pictures = False
+    state.options = state.options.model_copy(update={"pictures": False})
     text_only = render.public_message(state, ENGLISH).embed
     assert "backs:" in (text_only.fields[0].value or "")
     assert "Draw pile" in (text_only.description or "")

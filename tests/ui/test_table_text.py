@@ -34,12 +34,12 @@ def tables_of_a_round(state: TableState, seed: int, steps: int) -> Iterator[rend
     """The public table at each of the first ``steps`` turns of a random round."""
     game = state.game
     assert game is not None
-    lang = Lang(state.language)
+    lang = Lang(state.options.language)
     rng = random.Random(seed)
     for _ in range(steps):
         if game.phase in TERMINAL_PHASES:
             return
-        state.start_turn_timer(NOW + timedelta(seconds=state.turn_timeout))
+        state.start_turn_timer(NOW + timedelta(seconds=state.options.turn_timeout))
         yield render.public_message(state, lang)
         current = game.current_player
         assert current is not None
@@ -70,7 +70,7 @@ def _check_round(
 ) -> int:
     checked = 0
     state = playing_table(players, variant, seed, lang)
-    state.pictures = pictures
+    state.options = state.options.model_copy(update={"pictures": pictures})
     for shown in tables_of_a_round(state, seed, steps):
         embed = shown.embed
         assert count(embed) <= MOST_LINES[players], embed.to_dict()

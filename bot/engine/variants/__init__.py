@@ -18,8 +18,10 @@ New kinds of card also need their effect in ``game.py``, their notation, words a
 
 from __future__ import annotations
 
+from .allwild import ALL_WILD
 from .classic import CLASSIC
 from .flip import FLIP
+from .junior import JUNIOR
 from .nomercy import NO_MERCY
 from .spec import WHOLE_DECK, DeckSpec, RuleOption, Variant, VariantWords, each_color
 
@@ -27,7 +29,9 @@ from .spec import WHOLE_DECK, DeckSpec, RuleOption, Variant, VariantWords, each_
 VariantKey = str
 
 # Every variant by key, in the order menus list them (the first is the default).
-VARIANTS: dict[str, Variant] = {entry.key: entry for entry in (FLIP, CLASSIC, NO_MERCY)}
+VARIANTS: dict[str, Variant] = {
+    entry.key: entry for entry in (FLIP, CLASSIC, NO_MERCY, ALL_WILD, JUNIOR)
+}
 DEFAULT_VARIANT = next(iter(VARIANTS))
 
 
@@ -44,9 +48,11 @@ def variant(key: str) -> Variant:
 
 
 __all__ = [
+    "ALL_WILD",
     "CLASSIC",
     "DEFAULT_VARIANT",
     "FLIP",
+    "JUNIOR",
     "NO_MERCY",
     "VARIANTS",
     "WHOLE_DECK",

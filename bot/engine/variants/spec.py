@@ -25,7 +25,8 @@ class DeckSpec:
     double-sided deck ``dark_color,dark_kind,dark_number``, and optionally ``count`` (copies of
     the row, default 1) and ``decks`` (space-separated values of the ``chosen_by`` rule option
     whose deck holds the row; empty: every deck). Rows are cards in deck order: a saved game
-    refers to cards by their index, so never reorder a shipped file, only append.
+    refers to cards by their index, so never reorder a shipped file, only append. Lines
+    starting with ``#`` are notes (where the counts come from, whether they are verified).
 
     At load the whole file's faces must equal ``composition`` (one count table per side), and
     each deck chosen from it must have ``sizes[value]`` cards; otherwise ``DeckError``.
@@ -116,6 +117,15 @@ class Variant:
     no_mercy_rules: bool = False
     mercy_limit: int = 0
     knockout_bonus: int = 0
+    # The rules of UNO All Wild (RULES-VARIANTS.md section 2), for a deck of wilds only: no
+    # colour is ever named, no draw card is challenged, every kind acts as its own card says
+    # (skips, targeted draws, forced swaps) and its first card turned up has no effect.
+    all_wild_rules: bool = False
+    # Whether the round opens on the first number card turned up, the action cards before it
+    # staying beneath it without effect (Junior, section 3.2; No Mercy does so by its rules).
+    opens_on_number: bool = False
+    # False: no score is kept (Junior, section 3.2): every card left in a hand is worth 0.
+    scored: bool = True
     # RuleSet fields that differ here from RuleSet's own default or range; every other field
     # applies with RuleSet's default.
     rule_options: Mapping[str, RuleOption] = field(default_factory=lambda: MappingProxyType({}))
@@ -148,6 +158,8 @@ class Variant:
 
     def face_points(self, face: Face) -> int:
         """What ``face`` left in a hand scores at the end of a round."""
+        if not self.scored:
+            return 0
         if face.kind is Kind.NUMBER:
             return face.number or 0
         return self.points[face.kind]

@@ -52,8 +52,9 @@ async def hold_shard(connection: Connection, guild_id: int) -> None:
     """Inside a write transaction: stop it unless this process's shard claim still holds the
     shard of server ``guild_id`` (a no-op without a claim: SQLite, or a single process).
 
-    The shard's row stays share-locked until the commit, so a new claim of the shard waits
-    for this write, and a write after that claim is refused (the backend raises StoreIOError).
+    The shard's fence lock is held shared until the commit (an advisory lock, no row lock),
+    so a new claim of the shard waits for this write, and a write after that claim is
+    refused (the backend raises StoreIOError).
     """
     claim = connection.claim
     if claim is not None:

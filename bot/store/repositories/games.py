@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.engine.variants import variant as registered_variant
+
 from ..backend import Backend, Connection, Row
 from ..errors import GameNotFoundError, GameNotLiveError
-from ..models import GameRecord, RoundRecord, Variant, is_computer
+from ..models import GameRecord, RoundRecord, Variant, is_computer, storable_text
 from ._load import load_games
 from ._sql import execute, fetch_all, fetch_one, hold_shard, now_ms, totals_keys
 from .lobbies import delete_lobby
@@ -123,7 +125,10 @@ class GameRepository:
         Computer players sit with negative ids (see store_player_id). The same transaction
         writes the optional first ``(state_json, ui_json)`` snapshot and deletes the channel's
         saved lobby of ``lobby_session_id``: the game takes over from its lobby all at once.
+        A ``variant`` the engine's registry does not hold raises UnknownVariant (the tables
+        keep no list of variants, so that a new one needs no migration).
         """
+        registered_variant(variant)
         if len({player_id for player_id, _ in players}) != len(players):
             raise ValueError("a player is seated twice")
 
@@ -134,7 +139,7 @@ class GameRepository:
                 # In id order, so two games created at once with the same players lock their
                 # rows in the same order (PostgreSQL).
                 _UPSERT_PLAYER,
-                sorted((player_id, name, now) for player_id, name in players),
+                sorted((player_id, storable_text(name), now) for player_id, name in players),
             )
             created = await fetch_one(
                 connection,
@@ -160,7 +165,9 @@ class GameRepository:
         """Store a player's current display name."""
 
         async def work(connection: Connection) -> None:
-            await execute(connection, _UPSERT_PLAYER, (player_id, display_name, now_ms()))
+            await execute(
+                connection, _UPSERT_PLAYER, (player_id, storable_text(display_name), now_ms())
+            )
 
         await self._database.statement(work)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from bot.engine.variants import VARIANTS
 
@@ -35,44 +36,79 @@ _ROW_COLUMNS = (
 )
 
 
-# One statement, so one consistent read and one round trip: the count, the clamped page, the
-# page's keys from the covering sort index (OFFSET skips index entries only), the number of
-# players ahead of the page's first row (its rank), then the page's rows joined to names.
-# Computer players (negative ids) are absent by construction: record_round never gives them
-# totals rows (a filter here would cost the count its covering index).
+# A page's keys come from the covering sort index (player id and sort value only), and only
+# the page's rows are then joined to their totals and names. {keys} picks the page's keys:
+# by OFFSET into the board (a page by number), or by keyset from a row of the page next to it.
 _PAGE_SQL = """
-WITH
-counted AS (
-    SELECT COUNT(*) AS total FROM player_totals WHERE scope = :scope AND variant = :variant
-),
-chosen AS (
-    SELECT
-        total,
-        pages,
-        CASE WHEN :page < 1 THEN 1 WHEN :page > pages THEN pages ELSE :page END AS page
-    FROM (
-        SELECT total, CASE WHEN total > 0 THEN (total + :size - 1) / :size ELSE 1 END AS pages
-        FROM counted
-    ) AS sized
-),
-page AS (
-    SELECT player_id, {column} AS sort_value FROM player_totals
-    WHERE scope = :scope AND variant = :variant
-    ORDER BY {column} DESC, player_id
-    LIMIT :size OFFSET ((SELECT page FROM chosen) - 1) * :size
-)
-SELECT
-    chosen.total, chosen.pages, chosen.page,
-    (SELECT COUNT(*) FROM player_totals WHERE scope = :scope AND variant = :variant
-        AND {column} > (SELECT MAX(sort_value) FROM page)) AS ahead,
-    {row_columns}
-FROM chosen
-LEFT JOIN page ON 1 = 1
-LEFT JOIN player_totals AS t
+SELECT {row_columns}
+FROM ({keys}) AS page
+JOIN player_totals AS t
     ON t.scope = :scope AND t.variant = :variant AND t.player_id = page.player_id
-LEFT JOIN players AS p ON p.id = t.player_id
-ORDER BY page.sort_value DESC, page.player_id
+JOIN players AS p ON p.id = t.player_id
+ORDER BY t.{column} DESC, t.player_id
 """
+_BY_OFFSET = """
+SELECT player_id, {column} AS sort_value FROM player_totals
+WHERE scope = :scope AND variant = :variant
+ORDER BY {column} DESC, player_id LIMIT :size OFFSET :skip
+"""
+# A keyset page is two index seeks, each reading at most a page: the rest of the key's ties
+# (same value, ids beyond the key's), then the values beyond it. However many players tie
+# on the key's value (thousands share a low matches_won), neither reads them all.
+_BY_KEY = """
+SELECT player_id, sort_value FROM (
+    SELECT * FROM (
+        SELECT player_id, {column} AS sort_value FROM player_totals
+        WHERE scope = :scope AND variant = :variant AND {column} = :value
+            AND player_id {beyond} :player
+        ORDER BY player_id {ids} LIMIT :size
+    ) AS tied
+    UNION ALL
+    SELECT * FROM (
+        SELECT player_id, {column} AS sort_value FROM player_totals
+        WHERE scope = :scope AND variant = :variant AND {column} {past} :value
+        ORDER BY {column} {values}, player_id {ids} LIMIT :size
+    ) AS past
+) AS both_sides
+ORDER BY sort_value {values}, player_id {ids} LIMIT :size
+"""
+_AFTER = {"beyond": ">", "past": "<", "values": "DESC", "ids": "ASC"}
+_BEFORE = {"beyond": "<", "past": ">", "values": "ASC", "ids": "DESC"}
+
+# A row's competition rank is its position less the players tied with it who sort before it
+# (lower ids): counting those reads its ties only, never the whole board ahead. Paging
+# forward needs not even that: the key carries its row's rank.
+_TIES_BEFORE = """
+SELECT COUNT(*) AS ties FROM player_totals
+WHERE scope = ? AND variant = ? AND {column} = ? AND player_id < ?
+"""
+
+
+class BoardKey(NamedTuple):
+    """A row's place on a board: its sort value, player id (the ties' order) and rank."""
+
+    value: int
+    player_id: int
+    rank: int
+
+
+def board_key(row: LeaderboardRow, sort: SortKey) -> BoardKey:
+    """The key of a leaderboard row, to read the page after or before its own."""
+    return BoardKey(getattr(row, _SORT_COLUMNS[sort]), row.player_id, row.rank)
+
+
+def _pages(total: int, size: int) -> int:
+    return max(1, -(-total // size))
+
+
+async def _board_size(connection: Connection, scope: int, variant: str) -> int:
+    """Players on a board, from the count the triggers of migration 7 keep."""
+    row = await fetch_one(
+        connection,
+        "SELECT players FROM board_sizes WHERE scope = ? AND variant = ?",
+        (scope, variant),
+    )
+    return 0 if row is None else int(row["players"])
 
 
 def _scope_key(scope: Scope, guild_id: int | None) -> int:
@@ -111,36 +147,71 @@ class StandingsRepository:
         sort: SortKey = "points",
         page: int = 1,
         page_size: int = 10,
+        after: BoardKey | None = None,
+        before: BoardKey | None = None,
     ) -> LeaderboardPage:
-        """One page of a server (``guild_id``) or global leaderboard; ties break by player id."""
+        """One page of a server (``guild_id``) or global leaderboard; ties break by player id.
+
+        ``after`` (the last row of page ``page - 1``) or ``before`` (the first row of page
+        ``page + 1``) read page ``page`` by keyset, in time proportional to the page however
+        deep it is; without them (or for a page past the end) the page is found by offset.
+        """
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
+        if after is not None and before is not None:
+            raise ValueError("a page follows one neighbour, not both")
         scope_key = _scope_key(scope, guild_id)
         column = _SORT_COLUMNS[sort]
 
         async def work(connection: Connection) -> LeaderboardPage:
+            total = await _board_size(connection, scope_key, variant)
+            pages = _pages(total, page_size)
+            shown = min(max(page, 1), pages)
+            key = (after or before) if shown == page else None
+            params: dict[str, int | str] = {
+                "scope": scope_key,
+                "variant": variant,
+                "size": page_size,
+            }
+            if key is None:
+                keys = _BY_OFFSET.format(column=column)
+                params["skip"] = (shown - 1) * page_size
+            else:
+                keys = _BY_KEY.format(column=column, **(_AFTER if key is after else _BEFORE))
+                params["value"], params["player"] = key.value, key.player_id
             rows = await fetch_all(
                 connection,
-                _PAGE_SQL.format(column=column, row_columns=_ROW_COLUMNS),
-                {"scope": scope_key, "variant": variant, "size": page_size, "page": page},
+                _PAGE_SQL.format(row_columns=_ROW_COLUMNS, column=column, keys=keys),
+                params,
             )
-            # At least one row: the page's players, or one row without a player if empty.
-            head = rows[0]
-            players = [row for row in rows if row["player_id"] is not None]
-            offset = (head["page"] - 1) * page_size
+            position = (shown - 1) * page_size
+            first_rank = position + 1
+            if rows and key is not None and key is after:
+                # Tied with the last row of the page before: its rank; else a new value
+                # starts at this position.
+                if rows[0][column] == key.value:
+                    first_rank = key.rank
+            elif rows:
+                first = rows[0]
+                ties = await fetch_one(
+                    connection,
+                    _TIES_BEFORE.format(column=column),
+                    (scope_key, variant, first[column], first["player_id"]),
+                )
+                first_rank -= 0 if ties is None else int(ties["ties"])
             return LeaderboardPage(
                 scope=scope,
                 guild_id=None if scope == "global" else guild_id,
                 variant=variant,
                 sort=sort,
-                page=head["page"],
+                page=shown,
                 page_size=page_size,
-                total_pages=head["pages"],
-                total_players=head["total"],
-                rows=_rank_page(players, column, offset, head["ahead"] + 1),
+                total_pages=pages,
+                total_players=total,
+                rows=_rank_page(rows, column, position, first_rank),
             )
 
-        return await self._database.statement(work)
+        return await self._database.read(work)
 
     async def rank_of(
         self,

@@ -124,6 +124,11 @@ ENGLISH_CARD_WORDS = CardWords(
         (Kind.WILD_DRAW_SIX, "DRAW SIX"),
         (Kind.WILD_DRAW_TEN, "DRAW TEN"),
         (Kind.WILD_COLOR_ROULETTE, "ROULETTE"),
+        (Kind.WILD_REVERSE, "REVERSE"),
+        (Kind.WILD_SKIP, "SKIP"),
+        (Kind.WILD_SKIP_TWO, "SKIP TWO"),
+        (Kind.WILD_TARGETED_DRAW_TWO, "TARGET +2"),
+        (Kind.WILD_FORCED_SWAP, "SWAP"),
     ),
     # Pink and purple share an initial, so cards carry the whole word.
     colors=tuple((color, color.value.upper()) for color in Color),
@@ -405,12 +410,51 @@ def _wild_sign(pen: Pen, kind: Kind, x: float, y: float, r: float) -> None:
         pen.text(x, y, _PLUS[kind], r * 0.95, WHITE, r * 0.1)
     elif kind is Kind.WILD_COLOR_ROULETTE:
         pen.text(x, y, "?", r * 1.1, WHITE, r * 0.1)
+    elif kind in _ALL_WILD_SIGNS:
+        _all_wild_sign(pen, kind, x, y, r)
     elif kind is Kind.WILD_SWAP_HANDS:
         _reverse(pen, x, y, r * 0.55, WHITE)
     elif kind is Kind.WILD_SHUFFLE_HANDS:
         _shuffle(pen, x, y, r * 0.55, WHITE)
     elif kind is Kind.WILD_CUSTOMIZABLE:
         _pencil(pen, x, y, r * 0.6, WHITE)
+
+
+# All Wild's own kinds: told apart by their sign alone, since every card has the same wheel.
+_ALL_WILD_SIGNS = frozenset(
+    {
+        Kind.WILD_REVERSE,
+        Kind.WILD_SKIP,
+        Kind.WILD_SKIP_TWO,
+        Kind.WILD_TARGETED_DRAW_TWO,
+        Kind.WILD_FORCED_SWAP,
+    }
+)
+
+
+def _all_wild_sign(pen: Pen, kind: Kind, x: float, y: float, r: float) -> None:
+    """All Wild's signs: the Reverse arrows, one or two Skip signs, +2 in a target's ring, and
+    two arrows crossing up and down for the Forced Swap (Swap Hands' arrows lie flat)."""
+    if kind is Kind.WILD_REVERSE:
+        _reverse(pen, x, y, r * 0.75, WHITE)
+    elif kind is Kind.WILD_SKIP:
+        _skip(pen, x, y, r * 0.5, WHITE, r * 0.16)
+    elif kind is Kind.WILD_SKIP_TWO:
+        _skip(pen, x - r * 0.36, y, r * 0.34, WHITE, r * 0.12)
+        _skip(pen, x + r * 0.36, y, r * 0.34, WHITE, r * 0.12)
+    elif kind is Kind.WILD_TARGETED_DRAW_TWO:
+        ring = r * 0.72
+        pen.draw.ellipse(
+            pen.box(x - ring, y - ring, x + ring, y + ring), outline=INK, width=pen.px(r * 0.16)
+        )
+        pen.draw.ellipse(
+            pen.box(x - ring, y - ring, x + ring, y + ring), outline=WHITE, width=pen.px(r * 0.08)
+        )
+        pen.text(x, y, "+2", r * 0.6, WHITE, r * 0.07)
+    else:  # Wild Forced Swap
+        thick = r * 0.16
+        _arrow(pen, x - r * 0.3, y + r * 0.6, x - r * 0.3, y - r * 0.6, thick, WHITE)
+        _arrow(pen, x + r * 0.3, y - r * 0.6, x + r * 0.3, y + r * 0.6, thick, WHITE)
 
 
 def _wild_centre(

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Iterable, Sequence
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from functools import partial
+from typing import Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -43,6 +44,36 @@ EMOJI_REVISIONS: dict[Kind, int] = {Kind.WILD_SHUFFLE_HANDS: 2, Kind.WILD_CUSTOM
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
+
+def retry_after(error: Exception) -> float | None:
+    """Seconds a rate-limited call was told to wait, or None when ``error`` is no 429."""
+    if isinstance(error, discord.RateLimited):
+        return error.retry_after
+    if isinstance(error, discord.HTTPException) and error.status == 429:
+        headers = getattr(error.response, "headers", None) or {}
+        try:
+            return float(headers.get("Retry-After", RATE_LIMITED_WAIT))
+        except ValueError:
+            return RATE_LIMITED_WAIT
+    return None
+
+
+async def patiently(call: Callable[[], Awaitable[T]]) -> T:
+    """``call()``, made again after each 429 once its wait is over (at most
+    ``RATE_LIMITED_TRIES`` times in all): a busy start-up is slowed, never refused."""
+    for _ in range(RATE_LIMITED_TRIES - 1):
+        try:
+            return await call()
+        except FAILURES as error:
+            wait = retry_after(error)
+            if wait is None:
+                raise
+            log.info("card emoji rate-limited, trying again in %.1f s", wait)
+            await asyncio.sleep(wait)
+    return await call()
+
 
 class AppEmoji(Protocol):
     """What this module reads of a ``discord.Emoji``."""
@@ -66,6 +97,12 @@ class EmojiHost(Protocol):
 
     async def create_application_emoji(self, *, name: str, image: bytes) -> AppEmoji: ...
 
+
+# A 429 (Discord's rate limit) never ends creation: the call waits as told and is made again,
+# up to this many times in all, before it counts as a failure.
+RATE_LIMITED_TRIES = 8
+# Seconds to wait after a 429 that says nothing of when to come back (one global window).
+RATE_LIMITED_WAIT = 1.0
 
 # Failures that end creation for this run: Discord refusing (Forbidden, the limit, any HTTP
 # error or a missing application id) or the network failing.
@@ -109,7 +146,8 @@ class CardEmojis:
         (buttons fall back to colour emoji, with one warning). Takes a REST call per missing
         emoji: run it as a task."""
         try:
-            existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
+            listed = await patiently(client.fetch_application_emojis)
+            existing = {emoji.name: emoji for emoji in listed}
         except FAILURES as error:
             self._warn(f"could not list the application's emoji ({error})")
             return
@@ -129,7 +167,9 @@ class CardEmojis:
             # Drawing takes milliseconds per face: off the event loop.
             image = await asyncio.to_thread(self.art.emoji_png, face, side)
             try:
-                emoji = await client.create_application_emoji(name=name, image=image)
+                emoji = await patiently(
+                    partial(client.create_application_emoji, name=name, image=image)
+                )
             except FAILURES as error:
                 self._warn(f"could not create the card emoji {name} ({error})")
                 return
@@ -152,7 +192,7 @@ class CardEmojis:
             if current and (match["palette"] != self.art.palette.key or name in wanted):
                 continue
             try:
-                await emoji.delete()
+                await patiently(emoji.delete)
             except FAILURES as error:
                 log.info("could not delete the old card emoji %s (%s)", name, error)
                 continue

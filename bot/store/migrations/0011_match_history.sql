@@ -1,4 +1,4 @@
--- Version 7: the match history. Every finished match, kept for /uno history and /uno replay
+-- Version 11: the match history. Every finished match, kept for /uno history and /uno replay
 -- until the history_days setting prunes it: the players as they were named, each round's
 -- winner, points and ending card, and the engine's seed and moves (bot/engine/replay.py's
 -- tokens, one text per round) that rebuild every round. rules_version is the engine's

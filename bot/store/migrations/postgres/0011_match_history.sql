@@ -1,4 +1,4 @@
--- Version 7 (PostgreSQL): the match history, as in the SQLite 0007_match_history.sql.
+-- Version 11 (PostgreSQL): the match history, as in the SQLite 0011_match_history.sql.
 
 CREATE TABLE match_history (
     game_id       BIGINT  PRIMARY KEY REFERENCES games (id),

@@ -1,0 +1,3 @@
+-- Version 6: nothing on SQLite. PostgreSQL's 0006_cluster_shape.sql records the shard count
+-- of the processes sharing it; a SQLite file serves one process. The number is kept so both
+-- backends count the same versions.

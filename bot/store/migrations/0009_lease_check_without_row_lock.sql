@@ -1,0 +1,3 @@
+-- Version 9: nothing on SQLite. PostgreSQL's 0009 changes how a write checks its shard's
+-- lease; a SQLite file serves one process. The number is kept so both backends count the
+-- same versions.
