@@ -22,12 +22,12 @@ from .preflight import postgres_settings
 from .rest_gate import RequestGate
 from .servers import ServerSettingsBook
 from .sessions import SessionManager
-from .store import Store, describe_url, open_store, process_shards
+from .store import Store, StoreError, describe_url, open_store, process_shards
 from .store.shards import describe_shards
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.uno", "cogs.leaderboard", "cogs.server_settings")
+EXTENSIONS = ("cogs.uno", "cogs.leaderboard", "cogs.server_settings", "cogs.history")
 INVITE_SCOPES = ("bot", "applications.commands")
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -160,6 +160,7 @@ class UnoBot(commands.AutoShardedBot):
         self.sessions.spawn(self._restore_saved(games, lobbies), "restore")
         if self.settings.memory_reclaim_hours:
             self.sessions.spawn(self._reclaim_periodically(), "memory-reclaim")
+        self.sessions.spawn(self._prune_history_daily(), "history-prune")
 
     async def _restore_saved(self, games: int, lobbies: int) -> None:
         started = asyncio.get_running_loop().time()
@@ -180,6 +181,18 @@ class UnoBot(commands.AutoShardedBot):
             freed = reclaim_frozen()
             seconds = asyncio.get_running_loop().time() - started
             log.info("reclaimed %d frozen objects in %.0f ms", freed, seconds * 1000)
+
+    async def _prune_history_daily(self) -> None:
+        # Old matches leave /uno history after history_days: now, then once a day.
+        while True:
+            try:
+                pruned = await self.store.history.prune(self.settings.history_days)
+            except StoreError:
+                log.exception("pruning the match history failed; trying again tomorrow")
+            else:
+                if pruned:
+                    log.info("pruned %d matches from the history", pruned)
+            await asyncio.sleep(86_400)
 
     def _shards_taken(self, reason: str) -> None:
         """Another process took one of our shards while the lease was down: it restored

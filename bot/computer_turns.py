@@ -100,9 +100,7 @@ class ComputerTurns:
             return await self._play_for(player, strategy)
         except Exception:
             log.exception("session %s: computer player %s failed", self._session.id, player)
-            game = self._session.state.game
-            assert game is not None
-            return game.auto_play(player)
+            return self._session.state.auto_play(player)
 
     async def _think(self, strategy: Strategy, view: PlayerView) -> Move:
         """The strategy's move for ``view``, worked out on the computer players' thread."""

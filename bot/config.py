@@ -149,6 +149,8 @@ class Settings(BaseSettings):
     # one full collection over the whole heap, a pause of a few hundred ms at 10,000 games.
     # 0: never (the frozen garbage then grows by about half an object per click).
     memory_reclaim_hours: float = Field(default=6.0, ge=0.0, le=168.0)
+    # Days a finished match stays in /uno history (pruned at start-up and once a day).
+    history_days: int = Field(default=365, ge=1, le=36_500)
     # The public table's picture (false: a text-only table) and the card art's palette; each
     # game can choose otherwise with its start options.
     pictures: bool = True

@@ -23,9 +23,11 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, ValidationInfo, model
 
 from bot.engine import Game, Phase, dumps, loads
 from bot.engine.players import Difficulty
+from bot.engine.replay import MoveLog
 from bot.options import OPTIONS, TableOptions, fallback
 from bot.store import LiveGame, RoundRecord, SavedLobby, Store, StoreError
 from bot.store.models import Variant, store_player_id
+from bot.store.repositories.history import FinishedMatch
 from bot.table import SavedTable, Seat, TableState
 
 log = logging.getLogger(__name__)
@@ -102,6 +104,8 @@ class SessionSnapshot(TableSnapshot):
     recorded_rounds: int
     # The turn reminder still up when this was saved (older snapshots have none).
     reminder_id: int | None = None
+    # The match's seed and moves (``MoveLog.dumps``) for the history; older snapshots: none.
+    moves: str | None = None
 
 
 class LobbySnapshot(TableSnapshot):
@@ -132,6 +136,7 @@ def session_snapshot(table: TableState) -> SessionSnapshot:
         timeouts_in_row=dict(table.timeouts_in_row),
         recorded_rounds=0,
         reminder_id=table.reminder_id,
+        moves=None if table.moves is None else table.moves.dumps(),
     )
 
 
@@ -171,6 +176,8 @@ class GameSave:
     rounds: tuple[tuple[int, RoundRecord], ...]
     history_len: int
     phase: Phase
+    # The finished match for the history, once the match is over.
+    finished: FinishedMatch | None = None
 
     def ui_json(self, recorded_rounds: int) -> str:
         """The ``ui`` blob saved beside the state, with how many rounds are then recorded."""
@@ -361,6 +368,8 @@ class SessionWriter:
             await self.store.games.record_round(self.game_id, result, snapshot=snapshot)
             self.recorded_rounds = index + 1
             recorded_now = True
+        if save.finished is not None:
+            await self.store.history.record(self.game_id, save.finished)
         if save.phase is Phase.ABANDONED:
             await self.store.games.abandon_game(self.game_id)
         elif not (recorded_now or snapshot_saved) and save.phase is not Phase.MATCH_OVER:
@@ -526,6 +535,7 @@ def table_from_snapshot(saved: SessionSnapshot, game: Game) -> TableState:
         log=saved.log,
         timeouts_in_row=saved.timeouts_in_row,
         reminder_id=saved.reminder_id,
+        moves=None if saved.moves is None else MoveLog.loads(saved.moves),
     )
     return TableState.restore(running, game)
 
@@ -567,6 +577,15 @@ def _capture(table: TableState, recorded_rounds: int) -> Save:
         rounds=rounds,
         history_len=len(game.history),
         phase=game.phase,
+        finished=FinishedMatch.from_engine(
+            game,
+            table.moves,
+            {s.player_id: s.name for s in table.seats},
+            table.guild_id,
+            table.channel_id,
+        )
+        if game.phase is Phase.MATCH_OVER
+        else None,
     )
 
 

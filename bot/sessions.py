@@ -508,7 +508,7 @@ class GameSession:
             if self.state.options.ai_takeover:
                 events = await self.computer_turns.take_over(player)
             else:
-                events = game.auto_play(player)
+                events = self.state.auto_play(player)
             self.state.note(t(self.lang, "log.timed_out", name=self.name(player)))
             self.record(self.state.timed_out(player, events), None, turn_move=True)
 

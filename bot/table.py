@@ -18,6 +18,7 @@ from bot.engine import Face, Game, Move, Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.players import Difficulty, computer_id, is_computer
+from bot.engine.replay import MoveLog
 from bot.engine.variants import variant as variant_entry
 from bot.options import MAX_SEATS as MAX_SEATS  # declared with the options (start's ``ai``)
 from bot.options import TableOptions
@@ -72,6 +73,8 @@ class SavedTable:
     log: Sequence[str] = ()
     timeouts_in_row: Mapping[str, int] = field(default_factory=dict)
     reminder_id: int | None = None
+    # The running match's move log (None: a lobby, or a save made before the log existed).
+    moves: MoveLog | None = None
 
 
 class TableState:
@@ -143,6 +146,9 @@ class TableState:
         # to the process that restores it.
         self._lobby_idle_until = saved.lobby_idle_until
         self._names: dict[str, str] = {seat.player_id: seat.name for seat in saved.seats}
+        # The match's seed and every change made to it, for the history's replays (None: a
+        # lobby, or a game restored from a save older than the log, kept unreplayable).
+        self.moves: MoveLog | None = saved.moves
 
     @property
     def rules(self) -> RuleSet:
@@ -359,6 +365,7 @@ class TableState:
             raise TableError("lobby.start.too_few", min=least)
         players = [s.player_id for s in self.seats]
         self.game, events = Game.start(players, self.rules, seed, names=names)
+        self.moves = MoveLog(tuple(players), seed)
         self.revision += 1
         self.serial += 1
         self.log.clear()
@@ -378,7 +385,23 @@ class TableState:
     def play(self, player: str, move: Move) -> list[ev.Event]:
         """Apply a move; the engine's IllegalMove (with its sentence) leaves everything as is."""
         events = self._game().apply(player, move)
+        if self.moves is not None:
+            self.moves.move(player, move, events)
         self.revision += 1
+        return events
+
+    def auto_play(self, player: str) -> list[ev.Event]:
+        """Play ``player``'s timed-out turn for them (the engine's timeout moves)."""
+        events = self._game().auto_play(player)
+        if self.moves is not None:
+            self.moves.auto_play(player, events)
+        self.revision += 1
+        return events
+
+    def _remove_player(self, game: Game, player: str, reason: str) -> list[ev.Event]:
+        events = game.remove_player(player, reason)
+        if self.moves is not None:
+            self.moves.removed(player, reason, events)
         return events
 
     def record(
@@ -405,6 +428,8 @@ class TableState:
         if game.phase is not Phase.ROUND_OVER:
             raise TableError("table.next.still_playing")
         events = game.start_next_round()
+        if self.moves is not None:
+            self.moves.next_round()
         self.revision += 1
         self.log.clear()
         self.last_events = ()
@@ -415,10 +440,10 @@ class TableState:
         """Take a player out of the running game; when no person is left, the computer
         players leave too and the game ends."""
         game = self._game()
-        events = game.remove_player(player, reason)
+        events = self._remove_player(game, player, reason)
         if not self.humans_in_game and game.phase is not Phase.ABANDONED:
             for ai in list(game.players)[:-1]:
-                events += game.remove_player(ai, "left: no people are playing any more")
+                events += self._remove_player(game, ai, "left: no people are playing any more")
         self.revision += 1
         return events
 
@@ -428,7 +453,7 @@ class TableState:
         game = self._game()
         count = self.timeouts_in_row.get(player, 0) + 1
         if count >= TIMEOUTS_BEFORE_REMOVAL and game.phase not in TERMINAL_PHASES:
-            events += game.remove_player(player, "was removed after 3 timeouts in a row")
+            events += self._remove_player(game, player, "was removed after 3 timeouts in a row")
         self.timeouts_in_row[player] = count
         self.revision += 1
         return events

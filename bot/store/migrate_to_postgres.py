@@ -34,6 +34,9 @@ TABLES = (
     "player_totals",
     "lobbies",
     "server_settings",
+    "match_history",
+    "match_history_players",
+    "match_history_rounds",
 )
 # Tables whose ids PostgreSQL generates: their sequences continue after the copied ids.
 IDENTITY_TABLES = ("games", "rounds")

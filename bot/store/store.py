@@ -15,6 +15,7 @@ from .migrate import migrate
 from .postgres import PostgresDatabase, PostgresSettings, describe
 from .repositories import (
     GameRepository,
+    HistoryRepository,
     LobbyRepository,
     ServerSettingsRepository,
     SnapshotRepository,
@@ -34,7 +35,8 @@ class Store(Generic[B]):
     ``store.games`` creates games and records rounds and results, ``store.snapshots`` saves
     and restores live games, ``store.lobbies`` saves and restores open lobbies,
     ``store.standings`` answers /leaderboard and /stats, ``store.server_settings`` keeps each
-    server's /uno-settings. Every
+    server's /uno-settings, ``store.history`` the finished matches (/uno history, /uno replay).
+    Every
     method is a coroutine and runs as one transaction; a locked database is retried with
     backoff and raises StoreBusyError after the last attempt.
     """
@@ -46,6 +48,7 @@ class Store(Generic[B]):
         self.lobbies = LobbyRepository(database)
         self.standings = StandingsRepository(database)
         self.server_settings = ServerSettingsRepository(database)
+        self.history = HistoryRepository(database)
         self._lease: ShardLease | None = None
 
     async def claim_shards(

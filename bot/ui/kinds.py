@@ -29,6 +29,9 @@ class MessageKind(Enum):
     HAND = "hand"  # a player's ephemeral hand
     LEADERBOARD = "leaderboard"  # a public /leaderboard page
     SETTINGS = "settings"  # an ephemeral /uno-settings panel
+    HISTORY = "history"  # an ephemeral /uno history page
+    MATCH = "match"  # an ephemeral match of the history, its rounds
+    REPLAY = "replay"  # an ephemeral /uno replay step
 
 
 # Each kind's embed colours. A table and a hand share the side's colour (the hand shows the
@@ -36,12 +39,18 @@ class MessageKind(Enum):
 TABLE_COLOURS: dict[Side, int] = {Side.LIGHT: 0xF5C842, Side.DARK: 0x6B2FA0}
 LEADERBOARD_COLOUR = 0xF1C40F
 SETTINGS_COLOUR = 0x5865F2
+HISTORY_COLOUR = 0x1ABC9C
+MATCH_COLOUR = 0x16A085
+REPLAY_COLOUR = 0x2C3E50
 
 _BY_COLOUR: dict[tuple[bool, int], MessageKind] = {
     **{(False, colour): MessageKind.TABLE for colour in TABLE_COLOURS.values()},
     **{(True, colour): MessageKind.HAND for colour in TABLE_COLOURS.values()},
     (False, LEADERBOARD_COLOUR): MessageKind.LEADERBOARD,
     (True, SETTINGS_COLOUR): MessageKind.SETTINGS,
+    (True, HISTORY_COLOUR): MessageKind.HISTORY,
+    (True, MATCH_COLOUR): MessageKind.MATCH,
+    (True, REPLAY_COLOUR): MessageKind.REPLAY,
 }
 
 # The answer to a component whose message is not of the kind it answers (a forged or

@@ -105,6 +105,9 @@ async def test_every_change_under_the_lock_is_saved(store: Store, settings: Sett
     current = game.current_player
     assert current is not None
     await change("play", lambda: state.play(current, game.legal_moves(current)[0]))
+    waiting = game.current_player  # the next player's turn times out
+    assert waiting is not None
+    await change("auto_play", lambda: state.auto_play(waiting))
     await change("record", lambda: state.record(["a line"], current, turn_move=True))
     await change("note", lambda: state.note("another line"))
     await change("reminder_id", set_attribute("reminder_id", 777))

@@ -26,7 +26,8 @@ T = TypeVar("T")
 SERVER_URL = os.environ.get("UNO_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 TEST_POOL = PostgresSettings(min_size=1, max_size=4, connect_timeout=5.0)
 TABLES = (
-    "server_settings, lobbies, snapshots, match_results, round_scores, rounds, game_players,"
+    "match_history_rounds, match_history_players, match_history,"
+    " server_settings, lobbies, snapshots, match_results, round_scores, rounds, game_players,"
     " player_totals, games, players, shard_leases, cluster_shape, board_sizes"
 )
 

@@ -13,6 +13,7 @@ from bot.store.postgres import mask_password
 
 from .conftest import TEST_POOL
 from .factories import ANNA, BEN, CARL, GUILD, OTHER_GUILD, new_game, standard_round
+from .test_history import keep
 
 
 async def history(store: Store) -> None:
@@ -105,3 +106,17 @@ def test_mask_password_keeps_everything_but_the_password() -> None:
     url = "postgresql://uno:pa%40ss:w@db.example:6432/uno?sslmode=require"
     assert mask_password(url) == "postgresql://uno:***@db.example:6432/uno?sslmode=require"
     assert mask_password("postgresql://uno@db/uno") == "postgresql://uno@db/uno"
+
+
+async def test_the_match_history_is_copied(db_path: Path, pg_url: str) -> None:
+    """A kept match reads the same after the copy, moves and all."""
+    source = await Store.open(db_path)
+    game_id = await keep(source)
+    before = await source.history.match(game_id)
+    await source.close()
+    assert await asyncio.to_thread(main, [str(db_path), pg_url]) == 0
+    copied = await Store.open_postgres(pg_url, TEST_POOL)
+    try:
+        assert await copied.history.match(game_id) == before
+    finally:
+        await copied.close()

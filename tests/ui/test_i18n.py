@@ -36,6 +36,7 @@ from bot.ui.i18n import (
     tn,
 )
 from bot.ui.text import COLOR_EMOJI
+from cogs.history import HistoryCog
 from cogs.leaderboard import LeaderboardCog
 from cogs.uno import UnoCog
 from tests.bot.conftest import make_settings
@@ -657,6 +658,7 @@ async def synced_payloads() -> list[dict[str, Any]]:
     bot = UnoBot(make_settings(Path("unused")), shard_count=1)
     await bot.add_cog(UnoCog(bot))
     await bot.add_cog(LeaderboardCog(bot))
+    await bot.add_cog(HistoryCog(bot))
     translator = bot.tree.translator
     assert isinstance(translator, CommandTranslator)
     return [

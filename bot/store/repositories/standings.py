@@ -18,6 +18,7 @@ from ..models import (
     is_computer,
 )
 from ._sql import GLOBAL_SCOPE, fetch_all, fetch_one, from_row
+from .history import FORGET_SQL as HISTORY_FORGET_SQL
 
 # Whitelisted column names: the sort key is interpolated into SQL.
 _SORT_COLUMNS: dict[SortKey, str] = {
@@ -311,4 +312,5 @@ _FORGET_SQL = (
     "UPDATE players SET display_name = '' WHERE id = ?"
     " AND NOT EXISTS (SELECT 1 FROM game_players AS gp JOIN games AS g ON g.id = gp.game_id"
     " WHERE gp.player_id = players.id AND g.status = 'live')",
+    *HISTORY_FORGET_SQL,
 )
