@@ -108,3 +108,18 @@ async def test_the_rank_table_lags_others_until_refreshed(store: Store) -> None:
     assert (await store.standings.rank_of(BEN, guild_id=GUILD)).rank == 9  # type: ignore[union-attr]
     await store.standings.refresh_ranks(guild_id=GUILD)
     assert (await store.standings.rank_of(players[-1], guild_id=GUILD)).rank == 10  # type: ignore[union-attr]
+
+
+async def test_a_stale_rank_table_is_read_again_in_the_background(store: Store) -> None:
+    """Past its age a table still answers once, while a new read starts; the next rank has
+    the others' new points."""
+    players = await tied_board(store)
+    store.standings.exact_rank_limit = 0
+    await store.standings.rank_of(players[-1], guild_id=GUILD)
+    game = await new_game(store, (players[0], BEN))
+    await store.games.record_round(game.id, standard_round(1, BEN, {players[0]: 15, BEN: 0}))
+    store.standings.rank_max_age = 0.0
+    stale = await store.standings.rank_of(players[-1], guild_id=GUILD)
+    await store.standings.settle()
+    fresh = await store.standings.rank_of(players[-1], guild_id=GUILD)
+    assert (stale and stale.rank, fresh and fresh.rank) == (9, 10)

@@ -322,6 +322,10 @@ class StandingsRepository:
         self._rank_steps.pop(board, None)
         await self._steps(board)
 
+    async def settle(self) -> None:
+        """Wait for the rank tables' running background refreshes (before closing)."""
+        await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
+
     async def _steps(self, board: _Board) -> _RankSteps:
         """A board's rank table: read now if there is none, else the kept one (a refresh
         starts in the background once it is older than ``rank_max_age``)."""
