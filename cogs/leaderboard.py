@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import logging
 import re
 from dataclasses import dataclass, replace
@@ -16,6 +19,7 @@ from bot.client import UnoBot, UnoInteraction
 from bot.engine.variants import VARIANTS
 from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyError
 from bot.store.models import Scope, SortKey, VariantFilter
+from bot.store.repositories.standings import BoardKey, board_key
 from bot.ui import words
 from bot.ui.i18n import ENGLISH, Lang, format_number, t, tn
 from bot.ui.kinds import LEADERBOARD_COLOUR, KindChecked, MessageKind
@@ -59,6 +63,31 @@ SCOPE_CODES: dict[Scope, str] = {"guild": "s", "global": "g"}
 LEGACY_VARIANT_CODES: dict[str, VariantFilter] = {"f": "flip", "c": "classic", "a": "all"}
 VARIANT_PATTERN = "|".join(re.escape(code) for code in (*BOARD_VARIANTS, *LEGACY_VARIANT_CODES))
 SORT_CODES: dict[SortKey, str] = {"points": "p", "matches_won": "m", "rounds_won": "r"}
+
+# A page button names the row it pages from (its sort value, player id and rank) so the store
+# reads the page by keyset. A modified client could send any key, and the key's rank would
+# then be shown on a public message: the key is signed, and a key whose signature does not
+# match gets a private refusal. The secret derives from the bot token, so the buttons of
+# boards posted before a restart keep paging.
+KEY_PATTERN = (
+    r"(?::(?P<side>[ab])(?P<value>-?\d{1,12})\.(?P<player>\d{1,20})\.(?P<rank>\d{1,9})"
+    r":(?P<signature>[A-Za-z0-9_-]{12}))?"
+)
+SIGNATURE_LENGTH = 12  # base64 characters: 72 bits
+MAX_CUSTOM_ID = 100
+
+
+def page_key_secret(bot: UnoBot) -> bytes:
+    """The secret that signs page keys: derived from the bot token (never the token)."""
+    token = bot.settings.discord_token.get_secret_value().encode()
+    return hmac.new(token, b"unoflip leaderboard page keys", hashlib.sha256).digest()
+
+
+def sign(secret: bytes, unsigned_id: str) -> str:
+    """The signature of a page button's id (everything before it)."""
+    digest = hmac.new(secret, unsigned_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:SIGNATURE_LENGTH]
+
 
 # The choices' English names (the catalogs' ``choice.*`` say them in other languages).
 SORT_NAMES: dict[SortKey, str] = {
@@ -107,31 +136,52 @@ def reader_language(bot: UnoBot, interaction: UnoInteraction) -> Lang:
 
 @dataclass(frozen=True)
 class BoardQuery:
-    """Which leaderboard page to show; round-trips through a page button's custom_id."""
+    """Which leaderboard page to show; round-trips through a page button's custom_id.
+
+    ``after`` (the last row of the page before) or ``before`` (the first row of the page
+    after) reads the page by keyset; a button from before keys were signed has neither.
+    """
 
     scope: Scope
     variant: VariantFilter
     sort: SortKey
     page: int
     guild_id: int  # the server the board belongs to; 0 for the global board
+    after: BoardKey | None = None
+    before: BoardKey | None = None
 
-    def custom_id(self, page: int) -> str:
-        """The custom_id of a button that shows ``page`` of this board."""
-        return (
+    def custom_id(self, secret: bytes) -> str:
+        """The custom_id of a button that shows this page, its key signed with ``secret``."""
+        unsigned = (
             f"lb:{SCOPE_CODES[self.scope]}:{self.variant}"
-            f":{SORT_CODES[self.sort]}:{page}:{self.guild_id}"
+            f":{SORT_CODES[self.sort]}:{self.page}:{self.guild_id}"
         )
+        side, key = ("a", self.after) if self.after is not None else ("b", self.before)
+        if key is None:
+            return unsigned
+        keyed = f"{unsigned}:{side}{key.value}.{key.player_id}.{key.rank}"
+        signed = f"{keyed}:{sign(secret, keyed)}"
+        # Discord takes 100 characters; a longer id (huge ids and values) pages by number.
+        return signed if len(signed) <= MAX_CUSTOM_ID else unsigned
 
     @classmethod
-    def from_match(cls, match: re.Match[str]) -> BoardQuery:
-        """The query a page button's custom_id describes."""
-        return cls(
+    def from_match(cls, match: re.Match[str], secret: bytes = b"") -> BoardQuery | None:
+        """The query a page button's custom_id describes; None if its key's signature does
+        not match (a forged key, or one signed with another token)."""
+        query = cls(
             scope=_decode(SCOPE_CODES, match["scope"]),
             variant=LEGACY_VARIANT_CODES.get(match["variant"], match["variant"]),
             sort=_decode(SORT_CODES, match["sort"]),
             page=int(match["page"]),
             guild_id=int(match["guild"]),
         )
+        if match["side"] is None:
+            return query
+        unsigned = match[0][: -SIGNATURE_LENGTH - 1]
+        if not hmac.compare_digest(sign(secret, unsigned), match["signature"]):
+            return None
+        key = BoardKey(int(match["value"]), int(match["player"]), int(match["rank"]))
+        return replace(query, after=key) if match["side"] == "a" else replace(query, before=key)
 
 
 class LeaderboardButton(
@@ -139,16 +189,27 @@ class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
         rf"lb:(?P<scope>[gs]):(?P<variant>{VARIANT_PATTERN}):(?P<sort>[pmr])"
-        r":(?P<page>\d+):(?P<guild>\d+)"
+        rf":(?P<page>\d+):(?P<guild>\d+){KEY_PATTERN}"
     ),
 ):
-    """◀ or ▶ on a leaderboard: anyone may page, also on messages from before a restart."""
+    """◀ or ▶ on a leaderboard: anyone may page, also on messages from before a restart.
 
-    def __init__(self, query: BoardQuery, label: str, disabled: bool = False) -> None:
+    ``query`` is None for a button whose key's signature does not match.
+    """
+
+    def __init__(
+        self,
+        query: BoardQuery | None,
+        label: str,
+        secret: bytes,
+        disabled: bool = False,
+        clicked_id: str = "",
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label,
-                custom_id=query.custom_id(query.page),
+                # A clicked button keeps the id it came with (a forged key has no query).
+                custom_id=clicked_id or (query.custom_id(secret) if query else ""),
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
             )
@@ -164,7 +225,9 @@ class LeaderboardButton(
         /,
     ) -> LeaderboardButton:
         """Rebuild the button from a click on any leaderboard message."""
-        return cls(BoardQuery.from_match(match), label="")
+        secret = page_key_secret(interaction.client)
+        query = BoardQuery.from_match(match, secret)
+        return cls(query, label="", secret=secret, clicked_id=match[0])
 
     def answers(self) -> MessageKind:
         """A page button answers on a leaderboard only."""
@@ -175,11 +238,11 @@ class LeaderboardButton(
         bot: UnoBot = interaction.client
         query = self.query
         lang = reader_language(bot, interaction)
+        if query is None or not 1 <= query.page <= MAX_PAGE:
+            await reply(interaction, t(lang, "board.no_page"))
+            return
         if query.scope == "guild" and query.guild_id != interaction.guild_id:
             await reply(interaction, t(lang, "board.other_server"))
-            return
-        if not 1 <= query.page <= MAX_PAGE:
-            await reply(interaction, t(lang, "board.no_page"))
             return
         try:
             embed, view = await board_message(bot, interaction, query)
@@ -258,16 +321,18 @@ def board_embed(
     return within_limits(embed)
 
 
-def board_view(query: BoardQuery, board: LeaderboardPage) -> discord.ui.View | None:
-    """◀ ▶ buttons for a board of more than one page (none otherwise)."""
-    if board.total_pages <= 1:
+def board_view(query: BoardQuery, board: LeaderboardPage, secret: bytes) -> discord.ui.View | None:
+    """◀ ▶ buttons for a board of more than one page (none otherwise), each keyed by the
+    shown page's first or last row so the next page is read by keyset."""
+    if board.total_pages <= 1 or not board.rows:
         return None
-    back = replace(query, page=board.page - 1)
-    forward = replace(query, page=board.page + 1)
+    page = replace(query, page=board.page, after=None, before=None)
+    back = replace(page, page=board.page - 1, before=board_key(board.rows[0], board.sort))
+    forward = replace(page, page=board.page + 1, after=board_key(board.rows[-1], board.sort))
     return button_view(
         [
-            LeaderboardButton(back, "◀", disabled=board.page <= 1),
-            LeaderboardButton(forward, "▶", disabled=board.page >= board.total_pages),
+            LeaderboardButton(back, "◀", secret, disabled=board.page <= 1),
+            LeaderboardButton(forward, "▶", secret, disabled=board.page >= board.total_pages),
         ]
     )
 
@@ -286,6 +351,8 @@ async def board_message(
             sort=query.sort,
             page=query.page,
             page_size=PAGE_SIZE,
+            after=query.after,
+            before=query.before,
         )
         mine = await standings.rank_of(
             interaction.user.id,
@@ -300,8 +367,8 @@ async def board_message(
     else:
         guild = bot.get_guild(query.guild_id)
         where = safe_name(guild.name) if guild is not None else t(lang, "board.where.server")
-    shown = replace(query, page=board.page)  # the store clamps past-the-end pages
-    return board_embed(board, mine, interaction.user, where, lang), board_view(shown, board)
+    view = board_view(query, board, page_key_secret(bot))
+    return board_embed(board, mine, interaction.user, where, lang), view
 
 
 def stats_embed(

@@ -123,6 +123,7 @@ class Store(Generic[B]):
         if self._lease is not None:
             await self._lease.release()
             self._lease = None
+        await self.standings.settle()
         await self.database.close()
 
 

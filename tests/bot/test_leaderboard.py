@@ -19,7 +19,8 @@ from bot.store.models import Variant
 from cogs.leaderboard import BoardQuery, LeaderboardButton
 
 from .conftest import World
-from .driver import Table, embed_text, enabled, labels, rig
+from .driver import Table, buttons, embed_text, enabled, labels, rig
+from .hostile import forged_click
 
 ROW = re.compile(r"^[▸ ] +(\d+)  (.+?) +(\d+) +(\d+) +(\d+) +(\d+)$")
 
@@ -442,6 +443,7 @@ def test_a_page_button_from_before_every_variant_had_a_board_still_pages() -> No
     match = re.fullmatch(LeaderboardButton.__discord_ui_compiled_template__, "lb:s:f:m:2:5")
     assert match is not None
     query = BoardQuery.from_match(match)
+    assert query is not None
     assert (query.variant, query.sort, query.page, query.guild_id) == ("flip", "matches_won", 2, 5)
 
 
@@ -455,3 +457,53 @@ async def test_stats_favourite_variant_names_a_new_variant(world: World) -> None
     result = await anna.slash(world.channel, "stats")
     fields = {f.name: f.value for f in result.response.message.embeds[0].fields}
     assert fields["Favourite variant"] == "UNO All Wild"
+
+
+def page_ids(message: Any) -> dict[str, str]:
+    """The custom_id of each page button on a leaderboard message, by label."""
+    return {button.label: button.custom_id for button in buttons(message)}
+
+
+async def test_page_buttons_carry_a_signed_key_of_the_shown_rows(world: World) -> None:
+    """▶ names the shown page's last row and ◀ its first, each id signed."""
+    await seed_many(world)
+    posted = (await world.members[0].slash(world.channel, "leaderboard")).response
+    await world.members[0].click(posted.message, label="▶")
+    ids = page_ids(posted)
+    assert re.fullmatch(rf"lb:s:all:p:1:{world.guild.id}:b15\.7015\.11:[\w-]{{12}}", ids["◀"])
+    assert re.fullmatch(rf"lb:s:all:p:3:{world.guild.id}:a6\.7006\.20:[\w-]{{12}}", ids["▶"])
+
+
+async def test_keyed_pages_rank_ties_across_the_boundary(world: World) -> None:
+    """Ties across a page boundary keep their shared rank on the keyed page."""
+    for n in range(1, 13):
+        await seed(world.bot, world.guild.id, (7000 + n, f"p{n:02}"), (7100, "z"), [5])
+    posted = (await world.members[0].slash(world.channel, "leaderboard")).response
+    await world.members[0].click(posted.message, label="▶")
+    assert [(line.rank, line.name) for line in board(posted)] == [(1, "p11"), (1, "p12"), (13, "z")]
+    await world.members[0].click(posted.message, label="◀")
+    assert [line.rank for line in board(posted)] == [1] * 10
+
+
+async def test_a_forged_page_key_is_refused_privately(world: World) -> None:
+    """A key with a made-up rank (its signature cannot match) gets a private refusal and
+    the public board stays as it was."""
+    await seed_many(world)
+    posted = (await world.members[0].slash(world.channel, "leaderboard")).response
+    before = embed_text(posted)
+    real = page_ids(posted)["▶"]
+    signature = real.rsplit(":", 1)[1]
+    forged = real.replace(".7016.10:", ".7016.1:")
+    assert forged != real and forged.endswith(signature)
+    result = await forged_click(world.members[1], posted.message, forged)
+    assert result.ephemeral
+    assert "That page does not exist" in result.response.content
+    assert embed_text(posted) == before
+
+
+async def test_a_page_button_without_a_key_still_pages(world: World) -> None:
+    """A page id from before keys (page number only) still shows that page by number."""
+    await seed_many(world)
+    posted = (await world.members[0].slash(world.channel, "leaderboard")).response
+    await forged_click(world.members[0], posted.message, f"lb:s:all:p:2:{world.guild.id}")
+    assert [line.rank for line in board(posted)] == list(range(11, 21))

@@ -75,3 +75,51 @@ async def test_a_key_for_a_page_past_the_end_reads_the_last_page(store: Store) -
         guild_id=GUILD, page=9, page_size=3, after=BoardKey(0, BEN, 1)
     )
     assert board.page == 4 and [row.player_id for row in board.rows] == [ANNA]
+
+
+async def exact_ranks(store: Store, players: list[int]) -> list[int | None]:
+    """Each player's rank on GUILD's points board, by counting the players ahead."""
+    ranks = []
+    for player in players:
+        row = await store.standings.rank_of(player, guild_id=GUILD)
+        ranks.append(None if row is None else row.rank)
+    return ranks
+
+
+async def test_the_rank_table_gives_the_counted_ranks(store: Store) -> None:
+    """On a board ranked from the rank table every player's rank is the counted one, ties
+    sharing the first tied position."""
+    players = [*await tied_board(store), ANNA, BEN]
+    counted = await exact_ranks(store, players)
+    store.standings.exact_rank_limit = 0
+    assert await exact_ranks(store, players) == counted == [1, 2, 2, 2, 2, 6, 7, 7, 9, 10, None]
+
+
+async def test_the_rank_table_lags_others_until_refreshed(store: Store) -> None:
+    """Others' new points reach a rank only when the table is read again; the player's own
+    value is always fresh."""
+    players = await tied_board(store)
+    store.standings.exact_rank_limit = 0
+    assert (await store.standings.rank_of(players[-1], guild_id=GUILD)).rank == 9  # type: ignore[union-attr]
+    game = await new_game(store, (players[0], BEN))
+    await store.games.record_round(game.id, standard_round(1, BEN, {players[0]: 15, BEN: 0}))
+    # BEN now has 15 points, above the last player's 10; the table read before does not know.
+    assert (await store.standings.rank_of(players[-1], guild_id=GUILD)).rank == 9  # type: ignore[union-attr]
+    assert (await store.standings.rank_of(BEN, guild_id=GUILD)).rank == 9  # type: ignore[union-attr]
+    await store.standings.refresh_ranks(guild_id=GUILD)
+    assert (await store.standings.rank_of(players[-1], guild_id=GUILD)).rank == 10  # type: ignore[union-attr]
+
+
+async def test_a_stale_rank_table_is_read_again_in_the_background(store: Store) -> None:
+    """Past its age a table still answers once, while a new read starts; the next rank has
+    the others' new points."""
+    players = await tied_board(store)
+    store.standings.exact_rank_limit = 0
+    await store.standings.rank_of(players[-1], guild_id=GUILD)
+    game = await new_game(store, (players[0], BEN))
+    await store.games.record_round(game.id, standard_round(1, BEN, {players[0]: 15, BEN: 0}))
+    store.standings.rank_max_age = 0.0
+    stale = await store.standings.rank_of(players[-1], guild_id=GUILD)
+    await store.standings.settle()
+    fresh = await store.standings.rank_of(players[-1], guild_id=GUILD)
+    assert (stale and stale.rank, fresh and fresh.rank) == (9, 10)

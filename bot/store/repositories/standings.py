@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
+from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple
 
 from bot.engine.variants import VARIANTS
@@ -84,6 +91,45 @@ WHERE scope = ? AND variant = ? AND {column} = ? AND player_id < ?
 """
 
 
+log = logging.getLogger(__name__)
+
+# rank_of on a board of at most this many players counts the players ahead (a few thousand
+# index entries, about a millisecond); on a larger one it reads a rank table (_RankSteps).
+EXACT_RANK_LIMIT = 5_000
+# How old a board's rank table may grow before a refresh starts (in the background: the
+# caller is answered from the older table meanwhile), and how many boards' tables are kept.
+RANK_MAX_AGE = 60.0
+RANK_BOARDS_KEPT = 256
+
+_AHEAD_SQL = """
+SELECT COUNT(*) AS ahead FROM player_totals
+WHERE scope = ? AND variant = ? AND {column} > ?
+"""
+_VALUE_COUNTS_SQL = """
+SELECT {column} AS value, COUNT(*) AS players FROM player_totals
+WHERE scope = ? AND variant = ? GROUP BY {column} ORDER BY {column}
+"""
+
+_Board = tuple[int, str, str]  # scope, variant, sort column
+
+
+@dataclass(frozen=True)
+class _RankSteps:
+    """One board's players per sort value, as read at ``read_at``: a rank is one bisection.
+
+    ``above[i]`` is how many players had a value of ``values[i]`` or more (``above[n]`` is
+    0), so the players ahead of any value v are ``above[bisect_right(values, v)]``.
+    """
+
+    values: list[int]
+    above: list[int]
+    read_at: float
+
+    def ahead_of(self, value: int) -> int:
+        """Players with a higher value than ``value``, as the table was read."""
+        return self.above[bisect_right(self.values, value)]
+
+
 class BoardKey(NamedTuple):
     """A row's place on a board: its sort value, player id (the ties' order) and rank."""
 
@@ -137,6 +183,11 @@ class StandingsRepository:
 
     def __init__(self, database: Backend) -> None:
         self._database = database
+        # Boards larger than this rank from a periodically refreshed table (tests lower it).
+        self.exact_rank_limit = EXACT_RANK_LIMIT
+        self.rank_max_age = RANK_MAX_AGE
+        self._rank_steps: OrderedDict[_Board, _RankSteps] = OrderedDict()
+        self._refreshing: dict[_Board, asyncio.Task[_RankSteps]] = {}
 
     async def leaderboard(
         self,
@@ -222,25 +273,104 @@ class StandingsRepository:
         variant: VariantFilter = "all",
         sort: SortKey = "points",
     ) -> LeaderboardRow | None:
-        """The player's row and rank on that leaderboard, on whatever page; None if absent."""
+        """The player's row and rank on that leaderboard, on whatever page; None if absent.
+
+        On a board of more than ``exact_rank_limit`` players the rank counts the others as a
+        rank table read them, at most ``rank_max_age`` seconds ago (plus one refresh): the
+        player's own value is always fresh, so a rank may lag others' games by a minute.
+        """
         scope_key = _scope_key(scope, guild_id)
         column = _SORT_COLUMNS[sort]
         if is_computer(player_id):
             return None
 
-        async def work(connection: Connection) -> LeaderboardRow | None:
+        async def work(connection: Connection) -> tuple[Row | None, int, int | None]:
             row = await fetch_one(
                 connection,
-                f"SELECT {_ROW_COLUMNS}, (SELECT COUNT(*) FROM player_totals AS o"
-                " WHERE o.scope = t.scope AND o.variant = t.variant"
-                f" AND o.{column} > t.{column}) AS ahead"
-                " FROM player_totals AS t JOIN players AS p ON p.id = t.player_id"
+                f"SELECT {_ROW_COLUMNS} FROM player_totals AS t"
+                " JOIN players AS p ON p.id = t.player_id"
                 " WHERE t.scope = ? AND t.variant = ? AND t.player_id = ?",
                 (scope_key, variant, player_id),
             )
-            return None if row is None else from_row(LeaderboardRow, row, rank=row["ahead"] + 1)
+            size = await _board_size(connection, scope_key, variant)
+            if row is None or size > self.exact_rank_limit:
+                return row, size, None
+            found = await fetch_one(
+                connection, _AHEAD_SQL.format(column=column), (scope_key, variant, row[column])
+            )
+            return row, size, 0 if found is None else int(found["ahead"])
 
-        return await self._database.statement(work)
+        row, size, ahead = await self._database.read(work)
+        if row is None:
+            return None
+        if ahead is None:
+            steps = await self._steps((scope_key, variant, column))
+            # The player's own value is fresh, the others' as the table was read: clamp to
+            # the board, which may have grown or shrunk since.
+            ahead = min(steps.ahead_of(int(row[column])), max(size - 1, 0))
+        return from_row(LeaderboardRow, row, rank=ahead + 1)
+
+    async def refresh_ranks(
+        self,
+        *,
+        scope: Scope = "guild",
+        guild_id: int | None = None,
+        variant: VariantFilter = "all",
+        sort: SortKey = "points",
+    ) -> None:
+        """Read a board's rank table again now (rank_of refreshes a stale one by itself)."""
+        board = (_scope_key(scope, guild_id), variant, _SORT_COLUMNS[sort])
+        self._rank_steps.pop(board, None)
+        await self._steps(board)
+
+    async def settle(self) -> None:
+        """Wait for the rank tables' running background refreshes (before closing)."""
+        await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
+
+    async def _steps(self, board: _Board) -> _RankSteps:
+        """A board's rank table: read now if there is none, else the kept one (a refresh
+        starts in the background once it is older than ``rank_max_age``)."""
+        steps = self._rank_steps.get(board)
+        if steps is None:
+            return await self._refresh(board)
+        self._rank_steps.move_to_end(board)
+        if time.monotonic() - steps.read_at > self.rank_max_age:
+            self._refresh(board)  # its task answers later callers; this one takes the old
+        return steps
+
+    def _refresh(self, board: _Board) -> asyncio.Task[_RankSteps]:
+        """The one running refresh of a board's rank table, started if there is none."""
+        task = self._refreshing.get(board)
+        if task is None:
+            task = asyncio.create_task(self._read_steps(board))
+            self._refreshing[board] = task
+            task.add_done_callback(lambda done: self._refresh_done(board, done))
+        return task
+
+    def _refresh_done(self, board: _Board, task: asyncio.Task[_RankSteps]) -> None:
+        """Forget a finished refresh; a failed background one is logged, the old table kept."""
+        self._refreshing.pop(board, None)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a rank table refresh failed: %r", task.exception())
+
+    async def _read_steps(self, board: _Board) -> _RankSteps:
+        """Count a board's players per sort value (one pass over its sort index) and keep it."""
+        scope_key, variant, column = board
+        read_at = time.monotonic()
+        rows = await self._database.read(
+            lambda connection: fetch_all(
+                connection, _VALUE_COUNTS_SQL.format(column=column), (scope_key, variant)
+            )
+        )
+        counts = [int(row["players"]) for row in rows]
+        # Players at each value or above it, from the top down; 0 above the highest value.
+        above = [*reversed(list(accumulate(reversed(counts)))), 0]
+        steps = _RankSteps([int(row["value"]) for row in rows], above, read_at)
+        self._rank_steps[board] = steps
+        self._rank_steps.move_to_end(board)
+        while len(self._rank_steps) > RANK_BOARDS_KEPT:
+            self._rank_steps.popitem(last=False)
+        return steps
 
     async def stats(self, player_id: int, guild_id: int | None = None) -> PlayerStats:
         """A player's stats in one server, or across every server when ``guild_id`` is None.
