@@ -6,13 +6,14 @@ import logging
 import subprocess
 import sys
 from functools import partial
+from itertools import combinations
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.engine.decks import deck_of
+from bot.engine.decks import all_cards, deck_of
 from bot.engine.variants import ALL_WILD, CLASSIC, FLIP, NO_MERCY, VARIANTS
 from bot.ui.cards import (
     COLOR_BLIND,
@@ -34,6 +35,8 @@ from bot.ui.cards import (
     face_name,
     side_of,
 )
+from bot.ui.i18n import languages
+from bot.ui.words import card_words
 
 SMALL = 60  # small pictures keep the every-face tests fast; the drawing is the same at any size
 
@@ -272,3 +275,21 @@ def test_the_art_modules_import_neither_discord_nor_asyncio() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_all_wilds_eight_faces_differ_by_sign_and_word_not_colour() -> None:
+    """All Wild's eight kinds share one wheel: in grey at 22 px their emoji still differ in
+    at least 20 pixels (the sign), and each language gives them eight different words."""
+    kinds = sorted({c.light.kind for c in all_cards(ALL_WILD)})
+    assert len(kinds) == 8
+    grey = {
+        kind: draw_emoji(Face(None, kind), None, STANDARD)
+        .convert("L")
+        .resize((22, 22), Image.Resampling.LANCZOS)
+        for kind in kinds
+    }
+    for a, b in combinations(kinds, 2):
+        changed = ImageChops.difference(grey[a], grey[b]).point(lambda v: 255 if v > 40 else 0)
+        assert changed.histogram()[255] >= 20, f"{a} and {b} look alike without colour"
+    for lang in languages():
+        assert len({card_words(lang).action(kind) for kind in kinds}) == 8, lang
