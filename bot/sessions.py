@@ -189,7 +189,7 @@ class GameSession:
         game = self.state.game
         assert game is not None
         view = view_for(game, player)
-        emoji = self.manager.pictures.card_emoji(self.state.options.palette)
+        emoji = self.manager.pictures.card_emoji(self.state.options.palette, view.variant)
         return render.hand_message(
             self.state, view, self.state.serial, page, notice, lang, card_emoji=emoji
         )

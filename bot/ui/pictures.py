@@ -32,6 +32,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_for_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -40,6 +41,7 @@ import discord
 from bot.config import PaletteName
 from bot.engine import events as ev
 from bot.engine.cards import Face, Side
+from bot.engine.variants import variant as variant_entry
 from bot.engine.view import PlayerView
 
 from .cards import (
@@ -47,6 +49,7 @@ from .cards import (
     STANDARD,
     CardArt,
     CardWords,
+    Family,
     Palette,
     PictureWords,
     TablePicture,
@@ -293,9 +296,11 @@ class Pictures:
             _, oldest = self._kept.popitem(last=False)
             oldest.shows, oldest.png = None, b""
 
-    def card_emoji(self, palette: str) -> CardEmoji:
-        """What the hand's buttons show for a card in ``palette`` (a table's palette)."""
-        return self.emojis(palette_name(palette)).emoji_for
+    def card_emoji(self, palette: str, variant: str) -> CardEmoji:
+        """What the hand's buttons show for a card in ``palette`` (a table's palette), in the
+        art family of ``variant`` (a registry key)."""
+        family = Family(variant_entry(variant).art)
+        return partial(self.emojis(palette_name(palette)).emoji_for, family=family)
 
     def emojis(self, palette: PaletteName) -> CardEmojis:
         """The card emoji of ``palette`` (their art cached in the bot's folder)."""

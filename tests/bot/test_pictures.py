@@ -176,6 +176,21 @@ async def test_hand_buttons_show_the_cards_and_yellow_is_not_grey(world: World) 
     assert shown["Red 7"].get("disabled")
 
 
+@pytest.mark.parametrize(("variant", "prefix"), [("nomercy", "nm_"), ("junior", "jr_")])
+async def test_a_no_mercy_or_junior_hand_shows_its_own_card_emoji(
+    world: World, variant: str, prefix: str
+) -> None:
+    """The hand's buttons show the variant's own emoji (its art family's frame), not the
+    classic ones."""
+    table = Table(world, 2)
+    await table.start(f"uno {variant} start")
+    rig(table, ["R5 R7 B1", "R6"], top="R3")
+    emoji = card_emoji(await table.hand(table.game.players[0]))
+    assert len(emoji) == 3 and all(
+        e["id"] and e["name"].startswith(f"uf{EMOJI_VERSION}std_{prefix}") for e in emoji
+    )
+
+
 async def test_the_hand_shows_the_top_cards_picture(world: World) -> None:
     """The hand's embed carries the top card's emoji as its thumbnail (Yellow 3 here)."""
     table = Table(world, 2)

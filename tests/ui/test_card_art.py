@@ -6,14 +6,15 @@ import logging
 import subprocess
 import sys
 from functools import partial
+from itertools import combinations
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.engine.decks import deck_of
-from bot.engine.variants import ALL_WILD, CLASSIC, FLIP, NO_MERCY
+from bot.engine.decks import all_cards, deck_of
+from bot.engine.variants import ALL_WILD, CLASSIC, FLIP, NO_MERCY, VARIANTS
 from bot.ui.cards import (
     COLOR_BLIND,
     DESIGN_VERSION,
@@ -23,7 +24,10 @@ from bot.ui.cards import (
     STANDARD,
     Back,
     CardArt,
+    CardWords,
+    Family,
     all_faces,
+    all_family_faces,
     draw_back,
     draw_emoji,
     draw_face,
@@ -31,6 +35,8 @@ from bot.ui.cards import (
     face_name,
     side_of,
 )
+from bot.ui.i18n import languages
+from bot.ui.words import card_words
 
 SMALL = 60  # small pictures keep the every-face tests fast; the drawing is the same at any size
 
@@ -65,29 +71,80 @@ def test_a_plain_wild_is_drawn_per_side_and_other_faces_know_their_side() -> Non
 
 @pytest.mark.parametrize("draw", [partial(draw_face, words=ENGLISH_CARD_WORDS), draw_mini])
 def test_every_face_draws_a_distinct_card_of_the_right_size(draw: object) -> None:
-    """Each of the 141 faces gives its own picture, 2:3, with an opaque middle."""
-    seen: dict[bytes, tuple[Face, Side]] = {}
-    for face, side in all_faces():
-        image = draw(face, side, STANDARD, SMALL)  # type: ignore[operator]
+    """Each of the 242 faces of every family gives its own picture, 2:3, opaque in the middle."""
+    seen: dict[bytes, tuple[Face, Side, Family]] = {}
+    for face, side, family in all_family_faces():
+        image = draw(face, side, STANDARD, SMALL, family=family)  # type: ignore[operator]
         assert image.size == (40, SMALL)
         assert image.getpixel((20, 30))[3] == 255
         assert image.tobytes() not in seen, f"{face} looks like {seen.get(image.tobytes())}"
-        seen[image.tobytes()] = (face, side)
+        seen[image.tobytes()] = (face, side, family)
 
 
 def test_every_emoji_is_square_distinct_and_small() -> None:
-    """Button pictures: 128 x 128, all different, PNGs far under Discord's 256 KB."""
+    """Button pictures of every family: 128 x 128, all 242 different, PNGs far under 256 KB."""
     art = CardArt()
-    pngs = {art.emoji_png(f, s) for f, s in all_faces()}
-    assert len(pngs) == 141
+    pngs = {art.emoji_png(f, s, family=fam) for f, s, fam in all_family_faces()}
+    assert len(pngs) == len(all_family_faces()) == 242
     assert max(len(p) for p in pngs) < 256 * 1024
     assert draw_emoji(Face(Color.RED, Kind.NUMBER, 5), None, STANDARD).size == (EMOJI_SIZE,) * 2
 
 
 def test_backs_differ_from_each_other() -> None:
-    """The classic back and the two Flip side backs are three different pictures."""
+    """The classic, No Mercy and Junior backs and the two Flip side backs are five pictures."""
     backs = {draw_back(back, STANDARD, SMALL).tobytes() for back in Back}
-    assert len(backs) == 3
+    assert len(backs) == len(Back) == 5
+
+
+def test_each_variant_declares_a_known_art_family() -> None:
+    """Every registry entry names a Family; No Mercy and Junior each have their own look."""
+    families = {key: Family(entry.art) for key, entry in VARIANTS.items()}
+    assert families["nomercy"] is Family.NO_MERCY and families["junior"] is Family.JUNIOR
+    assert families["classic"].faces is families["flip"].faces is Family.CLASSIC
+
+
+@pytest.mark.parametrize("family", [Family.NO_MERCY, Family.JUNIOR])
+def test_a_familys_faces_emoji_minis_and_back_differ_from_the_classic_ones(
+    family: Family,
+) -> None:
+    """Every face of No Mercy or Junior, as card, emoji and fanned card, and its back, is not
+    the classic picture: a player tells the game apart at a glance."""
+    faces = [(f, s) for f, s, fam in all_family_faces() if fam is family]
+    assert faces
+    for face, side in faces:
+        for draw in (partial(draw_face, words=ENGLISH_CARD_WORDS), draw_mini, draw_emoji):
+            own = draw(face, side, STANDARD, SMALL, family=family)
+            classic = draw(face, side, STANDARD, SMALL)
+            assert own.size == classic.size and own.tobytes() != classic.tobytes()
+    back = draw_back(Back.of(family), STANDARD, SMALL)
+    assert back.tobytes() != draw_back(Back.CLASSIC, STANDARD, SMALL).tobytes()
+    mini_back = draw_mini(None, None, STANDARD, SMALL, family)
+    assert mini_back.tobytes() != draw_mini(None, None, STANDARD, SMALL).tobytes()
+
+
+def test_flip_and_classic_keep_their_pictures() -> None:
+    """The classic family's faces are Flip's too: same names, so their emoji stay deployed."""
+    face = Face(Color.RED, Kind.NUMBER, 5)
+    assert face_name(face, None, Family.FLIP) == face_name(face) == "red_5"
+    assert face_name(face, None, Family.NO_MERCY) == "nm_red_5"
+    assert Back.of(Family.FLIP) is Back.LIGHT and Back.of(Family.CLASSIC) is Back.CLASSIC
+
+
+@pytest.mark.parametrize("color", [Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE])
+def test_a_junior_card_prints_its_colours_word(color: Color) -> None:
+    """Junior keeps the colour's word on each card (with its shape in the corner and its
+    animal built on that shape): another word draws another card."""
+    face = Face(color, Kind.NUMBER, 4)
+    other = CardWords(
+        "en",
+        ENGLISH_CARD_WORDS.actions,
+        tuple((c, "X" if c is color else w) for c, w in ENGLISH_CARD_WORDS.colors),
+    )
+    pictures = {
+        draw_face(face, None, STANDARD, 150, words, Family.JUNIOR).tobytes()
+        for words in (ENGLISH_CARD_WORDS, other)
+    }
+    assert len(pictures) == 2
 
 
 def _white_ink(image: Image.Image) -> set[tuple[int, int]]:
@@ -218,3 +275,21 @@ def test_the_art_modules_import_neither_discord_nor_asyncio() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_all_wilds_eight_faces_differ_by_sign_and_word_not_colour() -> None:
+    """All Wild's eight kinds share one wheel: in grey at 22 px their emoji still differ in
+    at least 20 pixels (the sign), and each language gives them eight different words."""
+    kinds = sorted({c.light.kind for c in all_cards(ALL_WILD)})
+    assert len(kinds) == 8
+    grey = {
+        kind: draw_emoji(Face(None, kind), None, STANDARD)
+        .convert("L")
+        .resize((22, 22), Image.Resampling.LANCZOS)
+        for kind in kinds
+    }
+    for a, b in combinations(kinds, 2):
+        changed = ImageChops.difference(grey[a], grey[b]).point(lambda v: 255 if v > 40 else 0)
+        assert changed.histogram()[255] >= 20, f"{a} and {b} look alike without colour"
+    for lang in languages():
+        assert len({card_words(lang).action(kind) for kind in kinds}) == 8, lang

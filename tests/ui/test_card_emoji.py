@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.ui.cards import COLOR_BLIND, CardArt, all_faces
+from bot.ui.cards import COLOR_BLIND, CardArt, Family, all_family_faces
 from bot.ui.cards.emoji import (
     APP_EMOJI_LIMIT,
     EMOJI_REVISIONS,
@@ -27,7 +27,7 @@ RED_5 = Face(Color.RED, Kind.NUMBER, 5)
 
 @pytest.fixture(scope="module")
 def art() -> CardArt:
-    """One art cache for the module, so the 141 emoji pictures are drawn once."""
+    """One art cache for the module, so the 242 emoji pictures are drawn once."""
     return CardArt()
 
 
@@ -77,9 +77,10 @@ def test_discord_client_fits_the_host_protocol() -> None:
 
 
 def test_names_are_valid_unique_and_fit_the_limit() -> None:
-    """141 names per palette, 2-32 chars of [A-Za-z0-9_], distinct across palettes too."""
+    """242 names per palette (No Mercy's and Junior's faces apart), 2-32 chars of
+    [A-Za-z0-9_], distinct across palettes too."""
     names = CardEmojis(CardArt()).names + CardEmojis(CardArt(palette=COLOR_BLIND)).names
-    assert len(names) == len(set(names)) == 2 * len(all_faces()) == 282
+    assert len(names) == len(set(names)) == 2 * len(all_family_faces()) == 484
     assert all(NAME_RE.fullmatch(n) for n in names)
     assert len(names) < APP_EMOJI_LIMIT
     assert emoji_name(Face(None, Kind.WILD), Side.DARK, "std") != emoji_name(
@@ -88,15 +89,15 @@ def test_names_are_valid_unique_and_fit_the_limit() -> None:
 
 
 async def test_missing_emoji_are_created_once_and_reused_after_a_restart(art: CardArt) -> None:
-    """First start creates 141; a new CardEmojis (a restart) creates none and finds them all."""
+    """First start creates 242; a new CardEmojis (a restart) creates none and finds them all."""
     client = FakeClient()
     first = CardEmojis(art)
     await first.ensure(client)
-    assert client.creates == first.created == 141
+    assert client.creates == first.created == 242
     assert all(len(image) < 256 * 1024 for image in client.images)
     again = CardEmojis(art)
     await again.ensure(client)
-    assert client.creates == 141 and again.created == 0
+    assert client.creates == 242 and again.created == 0
     emoji = again.emoji_for(RED_5)
     assert isinstance(emoji, discord.PartialEmoji)
     assert emoji.name == emoji_name(RED_5, None, "std") and emoji.id is not None
@@ -108,7 +109,7 @@ async def test_only_the_missing_ones_are_created(art: CardArt) -> None:
     client.emojis.append(FakeEmoji(emoji_name(RED_5, None, "std"), 2))
     cards = CardEmojis(art)
     await cards.ensure(client)
-    assert client.creates == 140
+    assert client.creates == 241
     assert cards.emoji_for(RED_5) == discord.PartialEmoji(name=emoji_name(RED_5, None, "std"), id=2)
 
 
@@ -166,7 +167,7 @@ async def test_emoji_of_older_designs_are_deleted_and_others_kept(art: CardArt) 
     cards = CardEmojis(art)
     await cards.ensure(client)
     assert cards.deleted == 1 and old not in client.emojis and foreign in client.emojis
-    assert client.creates == 141
+    assert client.creates == 242
 
 
 def test_a_redesign_of_the_faces_keeps_the_emoji_names() -> None:
@@ -196,3 +197,26 @@ async def test_a_redrawn_emoji_replaces_only_its_old_self(art: CardArt) -> None:
     assert {e.id for e in client.emojis if e.name in kept_names} == set(range(len(kept_names)))
     shuffle = ours.emoji_for(Face(None, Kind.WILD_SHUFFLE_HANDS))
     assert isinstance(shuffle, discord.PartialEmoji) and shuffle.name.endswith("_r2")
+
+
+async def test_a_familys_own_emoji_replace_its_classic_framed_ones(art: CardArt) -> None:
+    """No Mercy's faces once drawn in the classic frame (``uf2std_wild_draw_six``) are retired
+    when its own set arrives; the classic set keeps its names and ids."""
+    client = FakeClient()
+    ours = CardEmojis(art)
+    classic = [
+        n
+        for n in ours.names
+        if not n.startswith((f"uf{EMOJI_VERSION}std_nm_", f"uf{EMOJI_VERSION}std_jr_"))
+    ]
+    retired = f"uf{EMOJI_VERSION}std_{Kind.WILD_DRAW_SIX.value}"
+    for i, name in enumerate([*classic, retired]):
+        client.emojis.append(FakeEmoji(name, i, client=client))
+    await ours.ensure(client)
+    assert ours.deleted == 1 and retired not in {e.name for e in client.emojis}
+    assert client.creates == len(ours.names) - len(classic) == 242 - 125
+    six = ours.emoji_for(Face(None, Kind.WILD_DRAW_SIX), None, Family.NO_MERCY)
+    assert isinstance(six, discord.PartialEmoji) and six.name.startswith(
+        f"uf{EMOJI_VERSION}std_nm_"
+    )
+    assert ours.emoji_for(RED_5) != ours.emoji_for(RED_5, None, Family.JUNIOR)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bench.cards import sample_table
 from bot.engine import Game, RuleSet, public_view, view_for
@@ -106,6 +106,18 @@ def test_table_picture_reads_every_seat_from_the_public_view(variant: str) -> No
     assert len(english_png(picture, CardArt())) <= MAX_BYTES
 
 
+@pytest.mark.parametrize("variant", ["nomercy", "junior"])
+def test_a_no_mercy_or_junior_table_shows_its_own_cards_and_backs(variant: str) -> None:
+    """The top card, the draw pile and the fanned backs are in the variant's look: the same
+    table drawn as a classic one is a different picture."""
+    own = sample_table(variant, 4, 7)
+    as_classic = replace(own, variant="classic")
+    art = CardArt()
+    drawn, classic = _png(english_png(own, art)), _png(english_png(as_classic, art))
+    assert drawn.size == classic.size
+    assert ImageChops.difference(drawn.convert("RGB"), classic.convert("RGB")).getbbox()
+
+
 def test_a_players_own_view_gives_the_same_picture_as_a_spectators() -> None:
     """Built from a player's view, their own seat shows its public count and backs."""
     game = Game.new(["a", "b", "c", "d"], RuleSet(variant="flip"), seed=8)
@@ -148,7 +160,7 @@ def test_after_warming_no_table_draws_a_card(tmp_path: Path) -> None:
     art = CardArt(tmp_path)
     pictures = warm(art)
     assert art.renders == pictures
-    for variant in ("flip", "classic"):
+    for variant in ("flip", "classic", "nomercy", "junior", "allwild"):
         english_png(sample_table(variant, 10, 42), art)  # every mini size and pile back
         english_png(sample_table(variant, 2, 7), art)
     assert art.renders == pictures

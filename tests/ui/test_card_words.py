@@ -18,6 +18,7 @@ from bot.ui.cards import (
     STANDARD,
     CardArt,
     CardWords,
+    Family,
     all_faces,
     draw,
     render_table,
@@ -43,9 +44,10 @@ class RecordingArt(CardArt):
         side: Side | None = None,
         height: int = CARD_HEIGHT,
         words: CardWords = ENGLISH_CARD_WORDS,
+        family: Family = Family.CLASSIC,
     ) -> Image.Image:
         self.asked.append((face, words.lang))
-        return super().face_image(face, side, height, words)
+        return super().face_image(face, side, height, words, family)
 
 
 @pytest.mark.parametrize("lang", languages())

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from bot.engine.cards import Color, Face, Kind, Side
-from bot.ui.cards import STANDARD, draw_emoji
+from bot.ui.cards import STANDARD, Family, draw_emoji
 from bot.ui.cards.preview import hand_strip
 
 EMOJI_PX = 22  # the size Discord shows a button's emoji at
@@ -22,9 +22,9 @@ def light(image: Image.Image, x: int, y: int) -> bool:
     return int(image.getpixel((x, y)) or 0) > 205  # type: ignore[arg-type]
 
 
-def sign_span(face: Face, side: Side | None) -> float:
+def sign_span(face: Face, side: Side | None, family: Family = Family.CLASSIC) -> float:
     """How much of the emoji's width its white sign spans at 22 px."""
-    emoji = draw_emoji(face, side, STANDARD, 128)
+    emoji = draw_emoji(face, side, STANDARD, 128, family)
     small = emoji.convert("L").resize((EMOJI_PX, EMOJI_PX), Image.Resampling.LANCZOS)
     inside = range(3, EMOJI_PX - 3)  # within the frame
     white = [x for x in inside for y in inside if light(small, x, y)]
@@ -44,6 +44,20 @@ def sign_span(face: Face, side: Side | None) -> float:
 def test_an_emojis_sign_spans_most_of_it_at_22_px(face: Face, side: Side | None) -> None:
     """ "+1", "+2", "+5", the skip marks and the wild signs fill most of the 22 px emoji."""
     assert sign_span(face, side) >= SIGN_SPAN
+
+
+@pytest.mark.parametrize("family", [Family.NO_MERCY, Family.JUNIOR])
+@pytest.mark.parametrize(
+    "face",
+    [
+        Face(Color.RED, Kind.DRAW_TWO),
+        Face(Color.BLUE, Kind.SKIP),
+        Face(None, Kind.WILD_DRAW_FOUR),
+    ],
+)
+def test_a_familys_emoji_sign_spans_most_of_it_at_22_px(face: Face, family: Family) -> None:
+    """No Mercy's thicker frame and Junior's animal leave the sign as big at 22 px."""
+    assert sign_span(face, None, family) >= SIGN_SPAN
 
 
 def test_the_readmes_hand_shows_every_card_whole() -> None:

@@ -47,7 +47,7 @@ JUNIOR = Variant(
         rules="rules.junior",
         rules_sections=("turn", "levels", "cards", "uno", "winning"),
     ),
-    art="classic",
+    art="junior",
     min_players=2,
     max_players=4,
     hand_size=5,

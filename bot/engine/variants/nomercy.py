@@ -54,7 +54,7 @@ NO_MERCY = Variant(
         rules="rules.nomercy",
         rules_sections=("turn", "cards", "stacking", "mercy", "uno", "scoring"),
     ),
-    art="classic",
+    art="nomercy",
     max_players=6,
     target=1000,
     no_mercy_rules=True,

@@ -102,7 +102,8 @@ class Variant:
     # Points of every non-number kind left in a hand; a number card scores its number.
     points: Mapping[Kind, int]
     words: VariantWords
-    # The card art's family: which faces and backs ``bot/ui/cards`` draws ("flip", "classic").
+    # The card art's family: which faces and backs ``bot/ui/cards`` draws ("flip", "classic",
+    # "nomercy", "junior": bot/ui/cards/draw.py's Family names each).
     art: str
     min_players: int = 2
     max_players: int = 10

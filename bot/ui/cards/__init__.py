@@ -6,11 +6,12 @@ and the fanned cards carry none.
 """
 
 from .cache import CARD_HEIGHT, DESIGN_VERSION, EMOJI_SIZE, CardArt, png_bytes
-from .catalog import all_faces, face_name
+from .catalog import all_faces, all_family_faces, face_name
 from .draw import (
     ENGLISH_CARD_WORDS,
     Back,
     CardWords,
+    Family,
     draw_back,
     draw_emoji,
     draw_face,
@@ -46,12 +47,14 @@ __all__ = [
     "CardWords",
     "DrawnReport",
     "DrawnText",
+    "Family",
     "Palette",
     "PictureWords",
     "SeatPicture",
     "Shape",
     "TablePicture",
     "all_faces",
+    "all_family_faces",
     "draw_back",
     "draw_emoji",
     "draw_face",

@@ -24,6 +24,7 @@ from .draw import (
     ENGLISH_CARD_WORDS,
     Back,
     CardWords,
+    Family,
     draw_back,
     draw_emoji,
     draw_face,
@@ -34,7 +35,8 @@ from .palette import STANDARD, Palette
 
 # Raise on every change to the drawing code that alters pixels. (The hand buttons' emoji have
 # their own version and revisions in emoji.py: a new emoji set costs REST calls.)
-DESIGN_VERSION = 3
+# Version 4 (issues 26, 27): No Mercy's and Junior's own frames and backs.
+DESIGN_VERSION = 4
 CARD_HEIGHT = 180
 EMOJI_SIZE = 128
 _PNG_START = b"\x89PNG\r\n\x1a\n"
@@ -86,12 +88,14 @@ class CardArt:
         side: Side | None = None,
         height: int = CARD_HEIGHT,
         words: CardWords = ENGLISH_CARD_WORDS,
+        family: Family = Family.CLASSIC,
     ) -> bytes:
-        """``face`` as a PNG card ``height`` pixels tall, printed with ``words``."""
+        """``face`` as a PNG card ``height`` pixels tall, printed with ``words``, in
+        ``family``'s look."""
         side = side_of(face, side)
         return self._png_for(
-            self._key(f"face-{words.lang}", face_name(face, side), height),
-            lambda: draw_face(face, side, self.palette, height, words),
+            self._key(f"face-{words.lang}", face_name(face, side, family), height),
+            lambda: draw_face(face, side, self.palette, height, words, family),
         )
 
     def back_png(self, back: Back, height: int = CARD_HEIGHT) -> bytes:
@@ -100,12 +104,19 @@ class CardArt:
             self._key("back", back.value, height), lambda: draw_back(back, self.palette, height)
         )
 
-    def emoji_png(self, face: Face, side: Side | None = None, size: int = EMOJI_SIZE) -> bytes:
-        """The square button picture of ``face`` as a PNG (well under Discord's 256 KB)."""
+    def emoji_png(
+        self,
+        face: Face,
+        side: Side | None = None,
+        size: int = EMOJI_SIZE,
+        family: Family = Family.CLASSIC,
+    ) -> bytes:
+        """The square button picture of ``face`` in ``family``'s look as a PNG (well under
+        Discord's 256 KB)."""
         side = side_of(face, side)
         return self._png_for(
-            self._key("emoji", face_name(face, side), size),
-            lambda: draw_emoji(face, side, self.palette, size),
+            self._key("emoji", face_name(face, side, family), size),
+            lambda: draw_emoji(face, side, self.palette, size, family),
         )
 
     def face_image(
@@ -114,13 +125,14 @@ class CardArt:
         side: Side | None = None,
         height: int = CARD_HEIGHT,
         words: CardWords = ENGLISH_CARD_WORDS,
+        family: Family = Family.CLASSIC,
     ) -> Image.Image:
-        """``face`` printed with ``words`` as an RGBA image for compositing (shared: do not
-        modify it)."""
+        """``face`` printed with ``words`` in ``family``'s look as an RGBA image for
+        compositing (shared: do not modify it)."""
         side = side_of(face, side)
         return self._image_for(
-            self._key(f"face-{words.lang}", face_name(face, side), height),
-            lambda: draw_face(face, side, self.palette, height, words),
+            self._key(f"face-{words.lang}", face_name(face, side, family), height),
+            lambda: draw_face(face, side, self.palette, height, words, family),
         )
 
     def back_image(self, back: Back, height: int = CARD_HEIGHT) -> Image.Image:
@@ -129,17 +141,24 @@ class CardArt:
             self._key("back", back.value, height), lambda: draw_back(back, self.palette, height)
         )
 
-    def mini_image(self, face: Face | None, side: Side | None, height: int) -> Image.Image:
-        """A small card for fanned rows (``face=None``: a classic back), as an RGBA image."""
+    def mini_image(
+        self,
+        face: Face | None,
+        side: Side | None,
+        height: int,
+        family: Family = Family.CLASSIC,
+    ) -> Image.Image:
+        """A small card for fanned rows in ``family``'s look (``face=None``: the family's
+        back), as an RGBA image."""
         if face is None:
             return self._image_for(
-                self._key("mini", "back", height),
-                lambda: draw_mini(None, None, self.palette, height),
+                self._key("mini", f"{family.prefix}back", height),
+                lambda: draw_mini(None, None, self.palette, height, family),
             )
         side = side_of(face, side)
         return self._image_for(
-            self._key("mini", face_name(face, side), height),
-            lambda: draw_mini(face, side, self.palette, height),
+            self._key("mini", face_name(face, side, family), height),
+            lambda: draw_mini(face, side, self.palette, height, family),
         )
 
     # ------------------------------------------------------------------ memory

@@ -21,7 +21,12 @@ from .names import fitted_text, font
 from .palette import (
     DARK_FRAME,
     INK,
+    JUNIOR_EDGE,
+    JUNIOR_FRAME,
+    JUNIOR_SKY,
     LIGHT_FRAME,
+    NO_MERCY_BLACK,
+    NO_MERCY_RED,
     RGB,
     SHAPES,
     WHITE,
@@ -36,13 +41,46 @@ CARD_RATIO = 1.5  # height / width
 LANG_RE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})?")
 
 
-class Back(StrEnum):
-    """A card seen from behind when its other face is unknown or irrelevant."""
+class Family(StrEnum):
+    """A variant's card-art family (its registry entry's ``art``): the frame its faces are
+    printed in and its back, so a player tells the games apart at a glance."""
 
     CLASSIC = "classic"
+    FLIP = "flip"
+    # The sheet's black-and-red frame and a black back with a red diamond.
+    NO_MERCY = "nomercy"
+    # A cream, gold-edged frame, an animal per colour, big numbers and a sky-blue back.
+    JUNIOR = "junior"
+
+    @property
+    def faces(self) -> Family:
+        """The family whose faces this one shows: Flip's faces are classic ones."""
+        return Family.CLASSIC if self is Family.FLIP else self
+
+    @property
+    def prefix(self) -> str:
+        """What the names of this family's pictures start with ("" for classic faces)."""
+        return _NAME_PREFIX.get(self.faces, "")
+
+
+_NAME_PREFIX = {Family.NO_MERCY: "nm_", Family.JUNIOR: "jr_"}
+
+
+class Back(StrEnum):
+    """A card seen from behind when its other face is unknown or irrelevant: the back of a
+    family's single-sided cards (named as the family is), or a Flip card's light or dark side."""
+
+    CLASSIC = "classic"
+    NO_MERCY = "nomercy"
+    JUNIOR = "junior"
     # A Flip card whose face is not shown, seen from its light or its dark side.
     LIGHT = "light"
     DARK = "dark"
+
+    @classmethod
+    def of(cls, family: Family) -> Back:
+        """The back of ``family``'s cards when no face is known (Flip: its light side)."""
+        return cls.LIGHT if family is Family.FLIP else cls(family.value)
 
 
 # The one wild only the dark side has; a plain Wild is on both, the other wilds on the light
@@ -464,11 +502,96 @@ def _wild_centre(
     _wild_sign(pen, face.kind, x, y, r)
 
 
-def _frame(pen: Pen, w: float, h: float, side: Side) -> None:
+def _frame(pen: Pen, w: float, h: float, side: Side, family: Family = Family.CLASSIC) -> None:
+    if family is Family.NO_MERCY:
+        # The sheet's look: a black border with a red line inside it, round the field.
+        pen.rounded((0, 0, w, h), w * 0.09, NO_MERCY_RED)
+        pen.rounded((1, 1, w - 1, h - 1), w * 0.088, NO_MERCY_BLACK)
+        pen.rounded((3.6, 3.6, w - 3.6, h - 3.6), w * 0.08, NO_MERCY_RED)
+        return
+    if family is Family.JUNIOR:
+        pen.rounded((0, 0, w, h), w * 0.12, JUNIOR_EDGE)
+        pen.rounded((2, 2, w - 2, h - 2), w * 0.11, JUNIOR_FRAME)
+        return
     frame = DARK_FRAME if side is Side.DARK else LIGHT_FRAME
     edge = (90, 90, 100) if side is Side.DARK else (170, 170, 170)
     pen.rounded((0, 0, w, h), w * 0.09, edge)
     pen.rounded((0.8, 0.8, w - 0.8, h - 0.8), w * 0.085, frame)
+
+
+def _eye(pen: Pen, x: float, y: float, r: float) -> None:
+    """A friendly eye: white with a big ink pupil looking slightly up."""
+    pen.draw.ellipse(
+        pen.box(x - r, y - r, x + r, y + r), fill=WHITE, outline=INK, width=pen.px(r * 0.25)
+    )
+    p = r * 0.55
+    pen.draw.ellipse(pen.box(x - p, y - p - r * 0.15, x + p, y + p - r * 0.15), fill=INK)
+
+
+def _smile(pen: Pen, x: float, y: float, r: float) -> None:
+    pen.draw.arc(
+        pen.box(x - r, y - r * 0.7, x + r, y + r * 0.7), 20, 160, fill=INK, width=pen.px(r * 0.22)
+    )
+
+
+def _critter(pen: Pen, color: Color, x: float, y: float, r: float, body: RGB) -> None:
+    """Junior's animal of a colour, built on the colour's shape so the shape cue stays: a
+    ladybird (red circle), a chick (yellow triangle), a frog (green square), a fish (blue
+    diamond); any other colour a smiling shape."""
+    shape = SHAPES[color]
+    if shape is Shape.CIRCLE:  # ladybird: a head on top, a line down its back, spots
+        pen.draw.ellipse(pen.box(x - r * 0.45, y - r * 1.15, x + r * 0.45, y - r * 0.45), fill=INK)
+        pen.outlined_shape(shape, x, y, r, body)
+        pen.draw.line(
+            [(pen.px(x), pen.px(y - r * 0.9)), (pen.px(x), pen.px(y + r * 0.95))],
+            fill=INK,
+            width=pen.px(r * 0.08),
+        )
+        for dx, dy in ((-0.5, 0.05), (0.5, 0.05), (-0.35, 0.55), (0.35, 0.55)):
+            s = r * 0.16
+            pen.draw.ellipse(
+                pen.box(x + dx * r - s, y + dy * r - s, x + dx * r + s, y + dy * r + s), fill=INK
+            )
+        _eye(pen, x - r * 0.2, y - r * 0.88, r * 0.14)
+        _eye(pen, x + r * 0.2, y - r * 0.88, r * 0.14)
+    elif shape is Shape.TRIANGLE:  # chick: eyes and an orange beak
+        pen.outlined_shape(shape, x, y, r, body)
+        _eye(pen, x - r * 0.22, y + r * 0.05, r * 0.16)
+        _eye(pen, x + r * 0.22, y + r * 0.05, r * 0.16)
+        beak = [(x - r * 0.14, y + r * 0.3), (x + r * 0.14, y + r * 0.3), (x, y + r * 0.52)]
+        pen.draw.polygon(
+            [(pen.px(a), pen.px(b)) for a, b in beak], fill=(240, 130, 20), outline=INK
+        )
+    elif shape is Shape.SQUARE:  # frog: eyes on bumps above its head, a wide smile
+        for dx in (-0.5, 0.5):
+            bump = r * 0.34
+            cx, cy = x + dx * r, y - r * 0.8
+            pen.draw.ellipse(
+                pen.box(cx - bump, cy - bump, cx + bump, cy + bump),
+                fill=body,
+                outline=INK,
+                width=pen.px(r * 0.08),
+            )
+        pen.outlined_shape(shape, x, y, r, body)
+        _eye(pen, x - r * 0.5, y - r * 0.8, r * 0.22)
+        _eye(pen, x + r * 0.5, y - r * 0.8, r * 0.22)
+        _smile(pen, x, y + r * 0.05, r * 0.55)
+    elif shape is Shape.DIAMOND:  # fish: a tail behind, an eye and a small mouth
+        tail = [(x + r * 0.55, y), (x + r * 1.15, y - r * 0.5), (x + r * 1.15, y + r * 0.5)]
+        pen.draw.polygon(
+            [(pen.px(a), pen.px(b)) for a, b in tail],
+            fill=body,
+            outline=INK,
+            width=pen.px(r * 0.08),
+        )
+        pen.outlined_shape(shape, x - r * 0.1, y, r, body)
+        _eye(pen, x - r * 0.3, y - r * 0.2, r * 0.2)
+        _smile(pen, x - r * 0.3, y + r * 0.25, r * 0.25)
+    else:
+        pen.outlined_shape(shape, x, y, r, body)
+        _eye(pen, x - r * 0.25, y - r * 0.15, r * 0.16)
+        _eye(pen, x + r * 0.25, y - r * 0.15, r * 0.16)
+        _smile(pen, x, y + r * 0.2, r * 0.35)
 
 
 def _index(face: Face) -> str:
@@ -478,19 +601,28 @@ def _index(face: Face) -> str:
 
 
 def draw_face(
-    face: Face, side: Side | None, palette: Palette, height: int, words: CardWords
+    face: Face,
+    side: Side | None,
+    palette: Palette,
+    height: int,
+    words: CardWords,
+    family: Family = Family.CLASSIC,
 ) -> Image.Image:
     """``face`` as a card ``height`` pixels tall (width height/1.5), RGBA, printed with
-    ``words`` (the table's language)."""
+    ``words`` (the table's language) in ``family``'s look."""
     side = side_of(face, side)
+    family = family.faces
     width = round(height / CARD_RATIO)
     pen = Pen((width, height), 100)
-    _frame(pen, 100, 150, side)
+    _frame(pen, 100, 150, side, family)
     field = WILD_FIELD if face.color is None else palette.fill(face.color)
     pen.rounded((6, 6, 94, 144), 7, field)
     if face.color is None:
         _wild_centre(pen, face, side, palette, 50, 66, 34)
         pen.word(50, 124, words.action(face.kind), 14, 82, 1.5)
+        return pen.finish()
+    if family is Family.JUNIOR:
+        _junior_face(pen, face, field, words)
         return pen.finish()
     shape = SHAPES[face.color]
     pen.shape(shape, 50, 70, 40, _tint(field, 0.3))
@@ -507,29 +639,63 @@ def draw_face(
     return pen.finish()
 
 
+def _junior_face(pen: Pen, face: Face, field: RGB, words: CardWords) -> None:
+    """A Junior card: its number (or sign) big at the top, the colour's animal below it, the
+    colour's shape in the corner and its word at the foot."""
+    assert face.color is not None
+    _symbol(pen, face, 50, 42, 26, WHITE)
+    pen.outlined_shape(SHAPES[face.color], 83, 17, 7, WHITE)
+    _critter(pen, face.color, 50, 94, 17, _tint(field, 0.45))
+    if face.kind is not Kind.NUMBER:
+        pen.word(50, 123, words.action(face.kind), 11, 82, 1.3)
+        pen.word(50, 137, words.color(face.color), 12, 82, 1.4)
+    else:
+        pen.word(50, 132, words.color(face.color), 15, 82, 1.6)
+
+
+def _back_field(pen: Pen, family: Family, palette: Palette, inset: float) -> None:
+    """The back's picture of a single-sided family inside its frame."""
+    box = (inset, inset, 100 - inset, 150 - inset)
+    if family is Family.JUNIOR:
+        # Sky blue with the four colours' animals, two by two.
+        pen.rounded(box, 8, JUNIOR_SKY)
+        for color, (x, y) in zip(
+            LIGHT_COLORS, ((32, 45), (68, 45), (32, 103), (68, 103)), strict=True
+        ):
+            _critter(pen, color, x, y, 13, palette.fill(color))
+        return
+    if family is Family.NO_MERCY:
+        # Black, with a red diamond carrying the four colours' shapes in white.
+        pen.rounded(box, 7, NO_MERCY_BLACK)
+        diamond, shapes = NO_MERCY_RED, WHITE
+    else:
+        # Our own classic back: the four colours' shapes on a grey diamond, on ink.
+        pen.rounded(box, 7, INK)
+        diamond, shapes = (60, 60, 72), None
+    pen.draw.polygon(
+        [
+            (pen.px(50), pen.px(22)),
+            (pen.px(86), pen.px(75)),
+            (pen.px(50), pen.px(128)),
+            (pen.px(14), pen.px(75)),
+        ],
+        fill=diamond,
+    )
+    for color, (x, y) in zip(LIGHT_COLORS, ((50, 48), (68, 75), (50, 102), (32, 75)), strict=True):
+        pen.outlined_shape(SHAPES[color], x, y, 10, shapes or palette.fill(color))
+
+
 def draw_back(back: Back, palette: Palette, height: int) -> Image.Image:
-    """A generic card back ``height`` pixels tall: classic, or a Flip card of one side."""
+    """A generic card back ``height`` pixels tall: a family's, or a Flip card of one side."""
     width = round(height / CARD_RATIO)
     pen = Pen((width, height), 100)
     side = Side.DARK if back is Back.DARK else Side.LIGHT
-    _frame(pen, 100, 150, side)
-    if back is Back.CLASSIC:
-        # Our own back: the four classic colours' shapes on a diamond, on ink.
-        pen.rounded((6, 6, 94, 144), 7, INK)
-        pen.draw.polygon(
-            [
-                (pen.px(50), pen.px(22)),
-                (pen.px(86), pen.px(75)),
-                (pen.px(50), pen.px(128)),
-                (pen.px(14), pen.px(75)),
-            ],
-            fill=(60, 60, 72),
-        )
-        for color, (x, y) in zip(
-            LIGHT_COLORS, ((50, 48), (68, 75), (50, 102), (32, 75)), strict=True
-        ):
-            pen.outlined_shape(SHAPES[color], x, y, 10, palette.fill(color))
+    if back not in (Back.LIGHT, Back.DARK):
+        family = Family(back.value)
+        _frame(pen, 100, 150, side, family)
+        _back_field(pen, family, palette, 6)
         return pen.finish()
+    _frame(pen, 100, 150, side)
     colors = DARK_COLORS if back is Back.DARK else LIGHT_COLORS
     pen.rounded((6, 6, 94, 144), 7, WILD_FIELD)
     for i, color in enumerate(colors):
@@ -539,26 +705,54 @@ def draw_back(back: Back, palette: Palette, height: int) -> Image.Image:
     return pen.finish()
 
 
-def draw_emoji(face: Face, side: Side | None, palette: Palette, size: int = 128) -> Image.Image:
-    """A square, wordless picture of ``face`` for a button: colour, shape and big sign. No
-    words: Discord's application emoji serve every server and language alike.
+def _emoji_frame(pen: Pen, side: Side, family: Family) -> float:
+    """The emoji's frame in ``family``'s look; returns the inset of the field inside it."""
+    if family is Family.NO_MERCY:
+        # Thicker than the card's, so the black and red still show at 22 px.
+        pen.rounded((0, 0, 100, 100), 18, NO_MERCY_BLACK)
+        pen.rounded((3.5, 3.5, 96.5, 96.5), 16, NO_MERCY_RED)
+        return 8
+    if family is Family.JUNIOR:
+        pen.rounded((0, 0, 100, 100), 22, JUNIOR_EDGE)
+        pen.rounded((3.5, 3.5, 96.5, 96.5), 20, JUNIOR_FRAME)
+        return 7
+    frame = DARK_FRAME if side is Side.DARK else LIGHT_FRAME
+    pen.rounded((0, 0, 100, 100), 18, (90, 90, 100) if side is Side.DARK else (150, 150, 150))
+    pen.rounded((2, 2, 98, 98), 17, frame)
+    return 5
+
+
+def draw_emoji(
+    face: Face,
+    side: Side | None,
+    palette: Palette,
+    size: int = 128,
+    family: Family = Family.CLASSIC,
+) -> Image.Image:
+    """A square, wordless picture of ``face`` for a button: colour, shape and big sign, in
+    ``family``'s frame. No words: Discord's application emoji serve every server and
+    language alike.
 
     Drawn for the 22 px Discord shows it at: the sign fills the square, edged in ink; the
     colour's shape lies large behind it (a small corner mark would vanish); Skip Everyone is
     one skip sign in a second ring, not two small ones."""
     side = side_of(face, side)
+    family = family.faces
     pen = Pen((size, size), 100)
-    frame = DARK_FRAME if side is Side.DARK else LIGHT_FRAME
-    pen.rounded((0, 0, 100, 100), 18, (90, 90, 100) if side is Side.DARK else (150, 150, 150))
-    pen.rounded((2, 2, 98, 98), 17, frame)
+    inset = _emoji_frame(pen, side, family)
+    field_box = (inset, inset, 100 - inset, 100 - inset)
     if face.color is None:
-        pen.rounded((5, 5, 95, 95), 14, WILD_FIELD)
-        _wheel(pen, 50, 50, 42, side, palette)
+        pen.rounded(field_box, 14, WILD_FIELD)
+        _wheel(pen, 50, 50, 42 - (inset - 5), side, palette)
         _emoji_wild_sign(pen, face.kind)
         return pen.finish()
     field = palette.fill(face.color)
-    pen.rounded((5, 5, 95, 95), 14, field)
-    pen.shape(SHAPES[face.color], 50, 52, 47, _tint(field, 0.35))
+    pen.rounded(field_box, 14, field)
+    if family is Family.JUNIOR:
+        # The animal's body in the colour's shape, eyes and all, behind the number.
+        _critter(pen, face.color, 50, 56, 36, _tint(field, 0.35))
+    else:
+        pen.shape(SHAPES[face.color], 50, 52, 47 - (inset - 5), _tint(field, 0.35))
     _emoji_sign(pen, face)
     return pen.finish()
 
@@ -601,22 +795,46 @@ def _emoji_wild_sign(pen: Pen, kind: Kind) -> None:
         _wild_sign(pen, kind, 50, 52, 60)
 
 
-def draw_mini(face: Face | None, side: Side | None, palette: Palette, height: int) -> Image.Image:
-    """A small card for fanned rows: its sign and shape in the left strip that stays visible.
-    Wordless like the emoji: symbols, shapes and numbers only, the same in every language.
+def draw_mini(
+    face: Face | None,
+    side: Side | None,
+    palette: Palette,
+    height: int,
+    family: Family = Family.CLASSIC,
+) -> Image.Image:
+    """A small card for fanned rows: its sign and shape in the left strip that stays visible,
+    in ``family``'s frame. Wordless like the emoji: symbols, shapes and numbers only, the same
+    in every language.
 
-    ``face=None`` draws a classic card's back (a card whose face nobody may see).
+    ``face=None`` draws the back of ``family``'s cards (a card whose face nobody may see).
     """
+    family = family.faces
     width = round(height / CARD_RATIO)
     pen = Pen((width, height), 100)
     if face is None:
-        _frame(pen, 100, 150, Side.LIGHT)
-        pen.rounded((8, 8, 92, 142), 9, INK)
-        for color, y in zip(LIGHT_COLORS, (30, 60, 90, 120), strict=True):
-            pen.outlined_shape(SHAPES[color], 30, y, 11, palette.fill(color))
+        _frame(pen, 100, 150, Side.LIGHT, family)
+        if family is Family.CLASSIC:
+            pen.rounded((8, 8, 92, 142), 9, INK)
+            for color, y in zip(LIGHT_COLORS, (30, 60, 90, 120), strict=True):
+                pen.outlined_shape(SHAPES[color], 30, y, 11, palette.fill(color))
+        else:
+            # The strip left visible shows the family's back colours: red on black, or sky.
+            field = NO_MERCY_BLACK if family is Family.NO_MERCY else JUNIOR_SKY
+            pen.rounded((8, 8, 92, 142), 9, field)
+            for color, y in zip(LIGHT_COLORS, (30, 60, 90, 120), strict=True):
+                if family is Family.NO_MERCY:
+                    pen.outlined_shape(SHAPES[color], 30, y, 11, WHITE)
+                else:
+                    _critter(pen, color, 30, y, 9, palette.fill(color))
+            if family is Family.NO_MERCY:
+                pen.draw.line(
+                    [(pen.px(52), pen.px(12)), (pen.px(52), pen.px(138))],
+                    fill=NO_MERCY_RED,
+                    width=pen.px(6),
+                )
         return pen.finish()
     side = side_of(face, side)
-    _frame(pen, 100, 150, side)
+    _frame(pen, 100, 150, side, family)
     if face.color is None:
         pen.rounded((8, 8, 92, 142), 9, WILD_FIELD)
         if face.kind is Kind.WILD:  # no sign: the wheel alone, in the strip's middle

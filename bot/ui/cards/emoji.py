@@ -22,7 +22,8 @@ from bot.engine.cards import Face, Kind, Side
 
 from ..text import COLOR_EMOJI
 from .cache import CardArt
-from .catalog import all_faces, face_name
+from .catalog import all_family_faces, face_name
+from .draw import Family
 
 # Discord allows 2,000 emoji per application; every emoji version and palette needs a set.
 APP_EMOJI_LIMIT = 2000
@@ -41,6 +42,9 @@ EMOJI_VERSION = 2
 # restart. Revision 2: the letters "S" and "C" on these wilds became symbols, so no emoji
 # shows an English initial.
 EMOJI_REVISIONS: dict[Kind, int] = {Kind.WILD_SHUFFLE_HANDS: 2, Kind.WILD_CUSTOMIZABLE: 2}
+# No Mercy's and Junior's faces (issues 26, 27) carry their family's prefix ("nm_", "jr_")
+# after the palette: new names, so the classic-framed emoji they had before are no longer
+# wanted and are deleted as retired, and the classic and Flip emoji keep their names.
 
 log = logging.getLogger(__name__)
 
@@ -109,12 +113,14 @@ RATE_LIMITED_WAIT = 1.0
 FAILURES = (discord.DiscordException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
-def emoji_name(face: Face, side: Side | None, palette_key: str) -> str:
-    """The application emoji name of a face, e.g. ``uf1std_red_5`` or, for a redrawn face,
-    ``uf1std_wild_shuffle_hands_r2`` (valid for Discord)."""
+def emoji_name(
+    face: Face, side: Side | None, palette_key: str, family: Family = Family.CLASSIC
+) -> str:
+    """The application emoji name of a face, e.g. ``uf1std_red_5``, ``uf2std_nm_red_5`` (No
+    Mercy's) or, for a redrawn face, ``uf1std_wild_shuffle_hands_r2`` (valid for Discord)."""
     revision = EMOJI_REVISIONS.get(face.kind, 1)
     suffix = f"_r{revision}" if revision > 1 else ""
-    name = f"uf{EMOJI_VERSION}{palette_key}_{face_name(face, side)}{suffix}"
+    name = f"uf{EMOJI_VERSION}{palette_key}_{face_name(face, side, family)}{suffix}"
     if not NAME_RE.fullmatch(name):
         raise ValueError(f"not a valid emoji name: {name!r}")
     return name
@@ -132,8 +138,9 @@ class CardEmojis:
 
     @property
     def names(self) -> list[str]:
-        """Every emoji name this set needs (one per distinct face and side)."""
-        return [emoji_name(face, side, self.art.palette.key) for face, side in all_faces()]
+        """Every emoji name this set needs (one per distinct face, side and family)."""
+        key = self.art.palette.key
+        return [emoji_name(face, side, key, family) for face, side, family in all_family_faces()]
 
     @property
     def failed(self) -> bool:
@@ -151,7 +158,8 @@ class CardEmojis:
         except FAILURES as error:
             self._warn(f"could not list the application's emoji ({error})")
             return
-        wanted = {emoji_name(f, s, self.art.palette.key): (f, s) for f, s in all_faces()}
+        key = self.art.palette.key
+        wanted = {emoji_name(f, s, key, fam): (f, s, fam) for f, s, fam in all_family_faces()}
         existing = await self._prune_stale(existing, wanted.keys())
         for name in wanted.keys() & existing.keys():
             self._keep(existing[name])
@@ -163,9 +171,9 @@ class CardEmojis:
             )
             return
         for name in missing:
-            face, side = wanted[name]
+            face, side, family = wanted[name]
             # Drawing takes milliseconds per face: off the event loop.
-            image = await asyncio.to_thread(self.art.emoji_png, face, side)
+            image = await asyncio.to_thread(self.art.emoji_png, face, side, family=family)
             try:
                 emoji = await patiently(
                     partial(client.create_application_emoji, name=name, image=image)
@@ -200,9 +208,12 @@ class CardEmojis:
             del kept[name]
         return kept
 
-    def emoji_for(self, face: Face, side: Side | None = None) -> discord.PartialEmoji | str:
-        """The card's application emoji, or its colour emoji when there is none."""
-        found = self._emoji.get(emoji_name(face, side, self.art.palette.key))
+    def emoji_for(
+        self, face: Face, side: Side | None = None, family: Family = Family.CLASSIC
+    ) -> discord.PartialEmoji | str:
+        """The card's application emoji in ``family``'s look, or its colour emoji when there
+        is none."""
+        found = self._emoji.get(emoji_name(face, side, self.art.palette.key, family))
         return found if found is not None else COLOR_EMOJI[face.color]
 
     def _keep(self, emoji: AppEmoji) -> None:

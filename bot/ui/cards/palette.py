@@ -96,3 +96,11 @@ WHITE: RGB = (255, 255, 255)
 LIGHT_FRAME: RGB = (250, 250, 247)
 DARK_FRAME: RGB = (20, 20, 26)
 WILD_FIELD: RGB = (36, 36, 44)
+# No Mercy's frame: the sheet's black with a red line (the same in both palettes: no card
+# colour is told by it).
+NO_MERCY_BLACK: RGB = (14, 14, 16)
+NO_MERCY_RED: RGB = (206, 18, 32)
+# Junior's frame and back: cream with a gold edge, a sky-blue back.
+JUNIOR_FRAME: RGB = (255, 246, 222)
+JUNIOR_EDGE: RGB = (236, 170, 40)
+JUNIOR_SKY: RGB = (96, 178, 232)

@@ -20,8 +20,8 @@ from bot.engine.view import PlayerView
 
 from ..text import sort_key
 from .cache import CardArt
-from .catalog import all_faces
-from .draw import ENGLISH_CARD_WORDS, SUPERSAMPLE, Back, CardWords, shape_mask
+from .catalog import all_family_faces
+from .draw import ENGLISH_CARD_WORDS, SUPERSAMPLE, Back, CardWords, Family, shape_mask
 from .names import Font, drawable, fit, fitted_text, name_font, safe_name
 from .palette import INK, RGB, SHAPES, WHITE, Palette
 
@@ -50,6 +50,15 @@ class _Sizes:
 # Up to 6 players the cards are as large as the header and two columns allow; 7 to 10 get
 # smaller ones so five rows of seats keep the picture at most 25 words tall.
 SIZES = (_Sizes(6, 170, 120, 56, 15), _Sizes(10, 140, 100, 40, 11))
+# The families whose fanned cards show a back of their own (Flip's show their other side).
+_BACK_FAMILIES = (Family.CLASSIC, Family.NO_MERCY, Family.JUNIOR)
+
+
+def _family(picture: TablePicture) -> Family:
+    """The card-art family of the picture's variant (its registry entry says which)."""
+    return Family(variant_entry(picture.variant).art)
+
+
 NAME_ROW = 38  # a seat's name row, above its fanned cards
 ROW_GAP = 6  # between rows of seats
 FAN_LINES = 2  # at most this many fanned lines per hand; beyond, the step shrinks
@@ -283,11 +292,11 @@ def warm(art: CardArt, words: CardWords = ENGLISH_CARD_WORDS, part: int = 0, par
     With ``parts``, only share ``part`` of the faces (the backs go with share 0), so the work
     can be handed out in pieces that can be called off between them."""
     pictures = 0
-    for face, side in all_faces()[part::parts]:
+    for face, side, family in all_family_faces()[part::parts]:
         for sizes in SIZES:
-            art.face_image(face, side, sizes.top, words)
-            art.face_image(face, side, sizes.pile, words)
-            art.mini_image(face, side, sizes.mini)
+            art.face_image(face, side, sizes.top, words, family)
+            art.face_image(face, side, sizes.pile, words, family)
+            art.mini_image(face, side, sizes.mini, family)
             pictures += 3
     if part != 0:
         return pictures
@@ -295,8 +304,9 @@ def warm(art: CardArt, words: CardWords = ENGLISH_CARD_WORDS, part: int = 0, par
         for back in Back:
             art.back_image(back, sizes.pile)
             pictures += 1
-        art.mini_image(None, None, sizes.mini)
-        pictures += 1
+        for family in _BACK_FAMILIES:
+            art.mini_image(None, None, sizes.mini, family)
+            pictures += 1
     return pictures
 
 
@@ -484,7 +494,8 @@ def _header(
     if picture.draw_pile_count and flip and picture.draw_pile_back is not None:
         pile = art.face_image(picture.draw_pile_back, back_side, height, words.cards)
     elif picture.draw_pile_count:
-        pile = art.back_image(Back(back_side.name.lower()) if flip else Back(entry.art), height)
+        family = Family(entry.art)
+        pile = art.back_image(Back(back_side.name.lower()) if flip else Back.of(family), height)
     else:
         pile = None
     px, py = layout.pile_x, 16
@@ -507,11 +518,11 @@ def _header(
     top_height = layout.sizes.top
     lies = PREVIOUS_LIE[-len(picture.previous) :] if picture.previous else ()
     for face, (angle, shift) in zip(picture.previous, lies, strict=True):
-        under = art.face_image(face, picture.side, top_height, words.cards)
+        under = art.face_image(face, picture.side, top_height, words.cards, _family(picture))
         turned = under.rotate(angle, Image.Resampling.BICUBIC, expand=True)
         cx, cy = layout.top_x + under.width // 2 + shift, 12 + under.height // 2 + 4
         _paste(canvas, turned, cx - turned.width // 2, cy - turned.height // 2)
-    top = art.face_image(picture.top, picture.side, top_height, words.cards)
+    top = art.face_image(picture.top, picture.side, top_height, words.cards, _family(picture))
     _paste(canvas, top, layout.top_x, 12)
     # The column of words: who plays, the colour, the direction, who is next, the pile.
     x = layout.column_x
@@ -640,7 +651,8 @@ def _fan(
         faces = sorted(seat.backs, key=sort_key)
         minis = [art.mini_image(face, back_side, layout.mini) for face in faces]
     else:
-        minis = [art.mini_image(None, None, layout.mini)] * min(seat.count, 30)
+        back = art.mini_image(None, None, layout.mini, _family(picture))
+        minis = [back] * min(seat.count, 30)
     per_line = -(-len(minis) // lines)
     # Spread to the cell: a few cards lie almost side by side (their signs whole), many
     # overlap down to the strip that still shows each sign.
