@@ -18,6 +18,7 @@ from pydantic import (
     SecretStr,
     ValidationError,
     ValidationInfo,
+    create_model,
     field_validator,
 )
 from pydantic_settings import (
@@ -26,6 +27,11 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+from bot.option_records import HOSTED, OPTIONS, Option
+from bot.option_records import TURN_TIMEOUT_MAX as TURN_TIMEOUT_MAX
+from bot.option_records import TURN_TIMEOUT_MIN as TURN_TIMEOUT_MIN
+from bot.option_records import PaletteName as PaletteName
 
 # Three dot-separated base64url parts: user id, timestamp, HMAC.
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{18,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -36,11 +42,6 @@ CONFIG_ENV = "UNO_CONFIG"
 ENV_PREFIX = "UNO_"
 TOKEN_ENV = "DISCORD_TOKEN"
 
-# One range for the turn timer, whether it comes from the settings or a game's own option.
-TURN_TIMEOUT_MIN = 15
-TURN_TIMEOUT_MAX = 600
-# The card art's palettes: the usual colours, or Okabe & Ito's for colour-vision deficiencies.
-PaletteName = Literal["standard", "colour_blind"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
 
 
@@ -127,10 +128,12 @@ class Settings(BaseSettings):
     library_log_level: LogLevel = "INFO"
     # The port of /metrics (Prometheus) and /healthz; None serves neither.
     metrics_port: int | None = Field(default=None, ge=1, le=65_535)
-    turn_timeout: int = Field(default=60, ge=TURN_TIMEOUT_MIN, le=TURN_TIMEOUT_MAX)
-    turn_reminder: float = Field(default=15.0, ge=0.0, le=3600.0)
-    lobby_timeout: int = Field(default=600, ge=30, le=86_400)
-    next_round_delay: int = Field(default=30, ge=0, le=600)
+    # The hosted options (bot.option_records): each key's default and range are its
+    # declaration's; the annotation keeps the access typed (a test holds it to the record).
+    turn_timeout: int = HOSTED["turn_timeout"].field()
+    turn_reminder: float = HOSTED["turn_reminder"].field()
+    lobby_timeout: int = HOSTED["lobby_timeout"].field()
+    next_round_delay: int = HOSTED["next_round_delay"].field()
     table_edit_interval: float = Field(default=1.0, ge=0.0, le=10.0)
     # Table edits (channel message edits) count against Discord's 50 REST requests a second
     # per bot; interaction responses do not. This is the whole bot's budget for them (raise it
@@ -153,11 +156,11 @@ class Settings(BaseSettings):
     history_days: int = Field(default=365, ge=1, le=36_500)
     # The public table's picture (false: a text-only table) and the card art's palette; each
     # game can choose otherwise with its start options.
-    pictures: bool = True
-    palette: PaletteName = "standard"
+    pictures: bool = HOSTED["pictures"].field()
+    palette: PaletteName = HOSTED["palette"].field()
 
     ai_delay: float = Field(default=1.5, ge=0.0, le=30.0)
-    ai_catch_rate: float = Field(default=0.5, ge=0.0, le=1.0)
+    ai_catch_rate: float = HOSTED["ai_catch_rate"].field()
     # The heartbeat file the container's HEALTHCHECK reads (bot.health); None writes none.
     health_file: Path | None = None
 
@@ -210,6 +213,28 @@ class ConfigError(Exception):
     """A setting is missing or invalid; the message is one line naming it."""
 
 
+_models: dict[tuple[Option, ...], type[Settings]] = {}
+
+
+def settings_model() -> type[Settings]:
+    """``Settings`` with a validated key for every hosted option declared without a typed
+    field of its own (a newer option, a test's): its name, type, range and default are the
+    declaration's, read by name (``bot.options.fallback``)."""
+    later = tuple(
+        option
+        for name, option in OPTIONS.items()
+        if option.config and name not in Settings.model_fields
+    )
+    if not later:
+        return Settings
+    if later not in _models:
+        fields = {option.name: (option.config_type, option.field()) for option in later}
+        _models[later] = create_model(  # type: ignore[call-overload]
+            "Settings", __base__=Settings, __doc__=Settings.__doc__, **fields
+        )
+    return _models[later]
+
+
 def env_name(field: str) -> str:
     """The environment variable that sets ``field``."""
     return TOKEN_ENV if field in ("discord_token", TOKEN_ENV) else ENV_PREFIX + field.upper()
@@ -217,7 +242,7 @@ def env_name(field: str) -> str:
 
 def known_env_names() -> list[str]:
     """Every environment variable the bot reads."""
-    return [env_name(field) for field in Settings.model_fields] + [CONFIG_ENV]
+    return [env_name(field) for field in settings_model().model_fields] + [CONFIG_ENV]
 
 
 def setting_range(field: str, model: type[BaseModel] = Settings) -> tuple[float, float] | None:
@@ -289,6 +314,7 @@ def load_settings(*, require_token: bool = True) -> Settings:
     ``require_token=False`` (maintenance commands, which never log in) reads no token.
     """
     environ = os.environ
+    model = settings_model()
     config_file = find_config_file(environ)
     file_values = read_config_file(config_file) if config_file is not None else {}
     upper_env = {name.upper() for name in environ}
@@ -298,25 +324,29 @@ def load_settings(*, require_token: bool = True) -> Settings:
             if env_name(field) not in upper_env and field in file_values
             else env_name(field)
         )
-        for field in Settings.model_fields
+        for field in model.model_fields
     }
     try:
-        settings = Settings() if require_token else Settings(discord_token=UNUSED_TOKEN)
+        settings = model() if require_token else model(discord_token=UNUSED_TOKEN)
     except ValidationError as exc:
-        raise ConfigError(describe_error(exc, labels, config_file)) from None
+        raise ConfigError(describe_error(exc, labels, config_file, model)) from None
     settings._labels = labels
     return settings
 
 
 def describe_error(
-    exc: ValidationError, labels: Mapping[str, str], config_file: Path | None
+    exc: ValidationError,
+    labels: Mapping[str, str],
+    config_file: Path | None,
+    model: type[Settings] = Settings,
 ) -> str:
-    """One line for the first problem pydantic found, naming where the setting came from."""
+    """One line for the first problem pydantic found, naming where the setting came from
+    (``model``: the settings model that read it, ``settings_model()``)."""
     error = exc.errors()[0]
     key = str(error["loc"][0]) if error["loc"] else "config"
     field = "discord_token" if key == TOKEN_ENV else key
     if error["type"] == "extra_forbidden":
-        close = difflib.get_close_matches(key, list(Settings.model_fields), n=1)
+        close = difflib.get_close_matches(key, list(model.model_fields), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return f"unknown setting {key!r} in {config_file}{hint}"
     label = labels.get(field, env_name(field))
@@ -326,7 +356,7 @@ def describe_error(
     details = []
     if field != "discord_token":
         details.append(f"got {shorten(repr(error['input']))}")
-    bounds = setting_range(field) if field in Settings.model_fields else None
+    bounds = setting_range(field, model) if field in model.model_fields else None
     if bounds is not None:
         details.append(f"allowed {format_number(bounds[0])} to {format_number(bounds[1])}")
     suffix = f" ({'; '.join(details)})" if details else ""

@@ -1,127 +1,44 @@
 """Every option a game is started with, declared once, and ``TableOptions``: the one value a
 table holds, saves and restores.
 
-An ``Option`` names a setting once: its type (from its default), its range or choices, the
-catalog key that names it, and where it can be chosen (a start option, a ``/uno settings``
-control, a key of the host's config, whose default and range it then takes: ``hosted``). The
-start commands, the settings panel, the server settings' ranges and the table of options in
-docs/settings.md are read from ``OPTIONS``; a new option is one ``declare(Option(...))`` and
-its catalog entries (plus the ``TableOptions`` or RuleSet field that carries it, if it needs a
+An ``Option`` (a pure record of ``bot.option_records``) names a setting once: its type (from
+its default), its range or choices, the catalog key that names it, and where it can be chosen
+(a start option, a ``/uno settings`` control, a key of the host's config: ``hosted``). The
+start commands, the settings panel, the server settings' ranges, the config's keys
+(``bot.config.settings_model``) and the table of options in docs/settings.md are read from
+``OPTIONS``; a new option is one ``declare(Option(...))`` or ``declare(hosted(...))`` and its
+catalog entries (plus the ``TableOptions`` or RuleSet field that carries it, if it needs a
 typed one).
 
 ``resolve`` is the only precedence rule: what the start command gave, else the server's
 setting, else the host's config, else the declared default. Pure (no Discord, no I/O), on the
-floor just above the engine and the config, which it reads.
+floor just above the engine and the option records, which it reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from bot.config import PaletteName, Settings, setting_range
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
 from bot.engine.variants import VARIANTS
 from bot.engine.variants import variant as variant_entry
 from bot.languages import LANGUAGE_CODES, language_of
+from bot.option_records import HOSTED, PaletteName
+from bot.option_records import OPTIONS as OPTIONS
+from bot.option_records import Option as Option
+from bot.option_records import Value as Value
+from bot.option_records import declare as declare
+from bot.option_records import hosted as hosted
+from bot.option_records import withdraw as withdraw
 
 # The most seats any variant has (computer players are numbered up to it; a start may seat
 # all but the host's); each variant's own range is in its entry.
 MAX_SEATS = max(entry.max_players for entry in VARIANTS.values())
-Value = bool | int | float | str
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a game, declared once; everything that offers it reads this."""
-
-    name: str
-    # The bot's own default; its type is the option's type.
-    default: Value
-    # The start option's English description (the catalogs translate it by the option's name).
-    description: str
-    low: float | None = None
-    high: float | None = None
-    choices: tuple[str, ...] = ()
-    # A RuleSet field (the engine's rules); else a field of TableOptions.
-    rule: bool = False
-    # The start option's name (None: not offered when a game starts); "": the option's name.
-    start: str | None = ""
-    # A /uno settings control (its catalog key is ``setting.<name>``).
-    server: bool = True
-    # A key of config.toml (UNO_<NAME>): the host's default when the server leaves it unset.
-    config: bool = False
-    # Kept with the table (a TableOptions value); False: it only acts as the game starts.
-    kept: bool = True
-    # "seconds" for a timer (its refusal says the unit).
-    unit: str = ""
-    # The option's type when it is not its default's (a whole number of seconds whose config
-    # key, a float, allows fractions).
-    value_type: type | None = None
-
-    @property
-    def kind(self) -> type:
-        """The option's Python type: bool, int, float or str."""
-        return self.value_type or type(self.default)
-
-    @property
-    def key(self) -> str:
-        """The catalog key of the option's name."""
-        return f"setting.{self.name}"
-
-    @property
-    def start_name(self) -> str | None:
-        """The name of the start command's option, or None when a start does not offer it."""
-        return None if self.start is None else self.start or self.name
-
-    def accepts(self, value: object) -> bool:
-        """Whether ``value`` is of the option's type and within its range or choices."""
-        if self.kind is bool:
-            return isinstance(value, bool)
-        if self.kind in (int, float):
-            number = isinstance(value, int) or (self.kind is float and isinstance(value, float))
-            if not number or isinstance(value, bool):
-                return False
-            assert isinstance(value, int | float)
-            return (self.low is None or value >= self.low) and (
-                self.high is None or value <= self.high
-            )
-        return isinstance(value, str) and (not self.choices or value in self.choices)
-
-    def field(self, default: Any = ...) -> Any:
-        """A pydantic ``Field`` with this option's range, and its default unless another is
-        given (a server's setting defaults to None: not set)."""
-        return Field(default=self.default if default is ... else default, ge=self.low, le=self.high)
-
-
-OPTIONS: dict[str, Option] = {}
-
-
-def hosted(name: str, description: str, **more: Any) -> Option:
-    """An option the host's config also sets (config.toml's key of the same name): its
-    default and range are that key's, so the start option, the server's setting and the
-    config accept the same values."""
-    bounds = setting_range(name)
-    low, high = bounds if bounds is not None else (None, None)
-    default = Settings.model_fields[name].default
-    return Option(name, default, description, low=low, high=high, config=True, **more)
-
-
-def declare(option: Option) -> Option:
-    """Add an option to ``OPTIONS`` (the start command and settings panel built afterwards
-    offer it)."""
-    OPTIONS[option.name] = option
-    return option
-
-
-def withdraw(name: str) -> None:
-    """Take a declared option out again (a test's own option)."""
-    OPTIONS.pop(name, None)
 
 
 for _option in (
@@ -190,11 +107,7 @@ for _option in (
         start=None,
         server=False,
     ),
-    hosted(
-        "turn_timeout",
-        "Seconds per turn before the bot plays for you (default 60)",
-        unit="seconds",
-    ),
+    HOSTED["turn_timeout"],
     Option(
         "ai",
         0,
@@ -204,14 +117,9 @@ for _option in (
         server=False,
         kept=False,
     ),
-    hosted(
-        "turn_reminder",
-        "Seconds into a turn when its player is pinged (0: never)",
-        start=None,
-        value_type=int,  # a server sets whole seconds; the config may say 7.5
-    ),
-    hosted("lobby_timeout", "Seconds a lobby nobody starts stays open", start=None),
-    hosted("next_round_delay", "Seconds between a round's end and the next deal", start=None),
+    HOSTED["turn_reminder"],
+    HOSTED["lobby_timeout"],
+    HOSTED["next_round_delay"],
     Option(
         "ai_difficulty",
         "normal",
@@ -223,11 +131,7 @@ for _option in (
         False,
         "A timed-out player is played by the normal AI instead of just drawing",
     ),
-    hosted(
-        "ai_catch_rate",
-        "How often computer players catch a forgotten UNO (0 to 1)",
-        start=None,
-    ),
+    HOSTED["ai_catch_rate"],
     Option(
         "language",
         "",
@@ -237,15 +141,8 @@ for _option in (
         start=None,
         config=True,
     ),
-    hosted(
-        "pictures",
-        "Show a picture of the table (default: the server's setting, else the bot's)",
-    ),
-    hosted(
-        "palette",
-        "Card colours: standard or colour_blind (default: the server's, else the bot's)",
-        choices=get_args(PaletteName),
-    ),
+    HOSTED["pictures"],
+    HOSTED["palette"],
 ):
     declare(_option)
 # Kept in these units by the rooms that check a start option's range.

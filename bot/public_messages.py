@@ -398,6 +398,11 @@ class PublicMessages:
             log.info("session %s: old table not deleted by its token: %r", self._session.id, exc)
             self._delete(message_id, last=True)
 
+    @property
+    def shows_closed(self) -> bool:
+        """Whether the public message says why the session closed (nothing redraws it after)."""
+        return self._shows_closed
+
     def spare_token_request(self) -> bool:
         """Spend one of the channel's token requests on something the table can do without
         (an old hand's delete) only when the table keeps a few for itself."""

@@ -101,6 +101,10 @@ class GameSession:
         # moved since the last save (a restored table is saved already).
         self.lock = SavingLock(self.settle)
         self._saved_revision = state.revision
+        # The public revision the public message was last asked to show, and whether the
+        # answer on its way (a click answered in place, /uno start's post) shows the table.
+        self._drawn_revision = state.public_revision
+        self._shown_by_answer = False
         self.forgotten = False  # dropped by the manager: its rows are ended, nothing more saved
         self.computer_turns = ComputerTurns(self, manager.thinker, manager.settings, manager.spawn)
         self.public_messages = PublicMessages(
@@ -160,7 +164,7 @@ class GameSession:
         self.touch_lobby(left)
         if left > 0:
             self.state.note(t(self.lang, "log.restarted_lobby"))
-            self.public_messages.request_update()
+            self.redraw()
 
     def resume(self) -> None:
         """Carry on after a restart: timers start afresh and the table says so."""
@@ -173,7 +177,7 @@ class GameSession:
             self._schedule_next_round()
         elif game.phase not in TERMINAL_PHASES:
             self._restart_turn_timer()
-        self.public_messages.request_update()
+        self.redraw()
 
     # ------------------------------------------------------------------ rendering
 
@@ -251,17 +255,41 @@ class GameSession:
     # ------------------------------------------------------------------ saving
 
     def settle(self) -> None:
-        """The one save point (the lock runs it on every release): hand the table as it is
-        now to the store's writer if it moved since the last save; never waits for the store.
+        """The one save and redraw point (the lock runs it on every release): request the
+        public message's update if a change it shows was made (``public_revision``), and hand
+        the table as it is now to the store's writer if it moved since the last save; never
+        waits for the store.
 
         A slow, locked or failing store holds up nothing: play goes on in memory and the
         newest state is written when it can be.
         """
         state = self.state
+        shown_by_answer, self._shown_by_answer = self._shown_by_answer, False
+        # A message that says why the session closed was drawn by whoever closed it.
+        shows_closed = self.public_messages.shows_closed
+        if state.public_revision != self._drawn_revision and not shows_closed:
+            self._drawn_revision = state.public_revision
+            if not shown_by_answer:
+                self.public_messages.request_update()
         if self.forgotten or state.revision == self._saved_revision:
             return
         self._saved_revision = state.revision
         self._saved = self.manager.persist(state)
+
+    def redraw(self) -> None:
+        """Request the public message's update now (a restored table, outside the lock)."""
+        self._drawn_revision = self.state.public_revision
+        self.public_messages.request_update()
+
+    def shown_by_the_answer(self) -> None:
+        """The answer on its way shows the public message as the table stands (a click on it
+        answered in place, /uno start's post): the lock's release requests no update."""
+        self._shown_by_answer = True
+
+    def _answer_in_place(self, interaction: Interaction) -> Answer:
+        """Answer a click on the public message by editing it in place, after the release."""
+        self.shown_by_the_answer()
+        return lambda: self.public_messages.answer_in_place(interaction)
 
     async def saved(self, timeout: float | None = SAVE_WAIT) -> bool:
         """Wait (outside the lock), at most ``timeout`` s, for the last change to be written;
@@ -306,7 +334,7 @@ class GameSession:
                 return None
         elif click.action == "start":
             self.start_game(user.id)
-            return lambda: self.public_messages.answer_in_place(interaction)
+            return self._answer_in_place(interaction)
         elif click.action == "addai":
             state.host_adds_ai(user.id, self.ai_name)
         elif click.action == "dropai":
@@ -319,7 +347,7 @@ class GameSession:
             await self.public_messages.show_closed(interaction)
             return None
         self.touch_lobby()
-        return lambda: self.public_messages.answer_in_place(interaction)
+        return self._answer_in_place(interaction)
 
     async def _leave_lobby(self, interaction: Interaction) -> None:
         seat = self.state.seat_of(interaction.user.id)
@@ -369,7 +397,7 @@ class GameSession:
             done = t(lang, "table.catch.done", name=self.name(target))
             return self._table_move(interaction, player, Catch(target), done)
         self._begin_next_round()
-        return lambda: self.public_messages.answer_in_place(interaction)
+        return self._answer_in_place(interaction)
 
     def _missed_a_catch(self, user_id: int) -> NoReturn:
         """Refuse a catch with nobody to catch; one in quick succession is told to wait."""
@@ -433,14 +461,13 @@ class GameSession:
     # ------------------------------------------------------------------ state changes
 
     def record(self, events: list[ev.Event], actor: str | None, *, turn_move: bool) -> None:
-        """Narrate events, move the turn serial, reset timers and schedule the table edit (the
-        lock's release saves it)."""
+        """Narrate events, move the turn serial and reset timers (the lock's release saves the
+        table and requests its edit)."""
         lines = words.narrate(self.lang, events, self.name)
         self.state.record(lines, actor, turn_move=turn_move, events=events)
         if turn_move:
             self._after_state_change()
         self.computer_turns.watch_for_forgotten_uno()
-        self.public_messages.request_update()
 
     def _after_state_change(self) -> None:
         game = self.state.game
@@ -484,7 +511,6 @@ class GameSession:
         if self.state.game is None:
             self.state.drop_ai(user_id, seat)
             self.touch_lobby()
-            self.public_messages.request_update()
         else:
             await self.remove_player(seat.player_id, words.REMOVED_KICKED)
 
@@ -528,7 +554,6 @@ class GameSession:
                 return
             if game.round_no == round_no:
                 self._begin_next_round()
-                self.public_messages.request_update()
 
     # ------------------------------------------------------------------ closing
 

@@ -127,6 +127,9 @@ class TableState:
         # Moves on with every change (each method below, each setter): the session saves the
         # table when it moved, and a failed click can tell whether it changed anything.
         self.revision = 0
+        # Moves with every change the public message shows (all but the message ids and the
+        # lobby's idle deadline): the session redraws the table when it moved.
+        self.public_revision = 0
         self.seats: list[Seat] = list(saved.seats)  # the host wherever they sat
         self.game: Game | None = game
         self._message_id = saved.message_id
@@ -165,7 +168,7 @@ class TableState:
     @message_id.setter
     def message_id(self, message_id: int | None) -> None:
         self._message_id = message_id
-        self.revision += 1
+        self._moved(shown=False)
 
     @property
     def reminder_id(self) -> int | None:
@@ -175,7 +178,7 @@ class TableState:
     @reminder_id.setter
     def reminder_id(self, message_id: int | None) -> None:
         self._reminder_id = message_id
-        self.revision += 1
+        self._moved(shown=False)
 
     @property
     def lobby_idle_until(self) -> datetime:
@@ -185,22 +188,29 @@ class TableState:
     @lobby_idle_until.setter
     def lobby_idle_until(self, when: datetime) -> None:
         self._lobby_idle_until = when
-        self.revision += 1
+        self._moved(shown=False)
 
     @property
     def closed(self) -> bool:
         """Whether the table is closed (its session is over)."""
         return self._closed
 
+    def _moved(self, *, shown: bool = True) -> None:
+        """Move the revision (the session saves the table); ``shown``: a change the public
+        message shows (the session also redraws it)."""
+        self.revision += 1
+        if shown:
+            self.public_revision += 1
+
     def close(self) -> None:
         """Close the table for good."""
         self._closed = True
-        self.revision += 1
+        self._moved()
 
     def note(self, *lines: str) -> None:
         """Add lines to the table's log (already in the table's language)."""
         self.log.extend(lines)
-        self.revision += 1
+        self._moved()
 
     # ------------------------------------------------------------------ facts
 
@@ -292,7 +302,7 @@ class TableState:
         """Seat a player (a restored seat, or a join that was checked already)."""
         self.seats.append(seat)
         self._names[seat.player_id] = seat.name
-        self.revision += 1
+        self._moved()
 
     def join(self, user_id: int, name: str) -> Seat:
         """A person takes a seat in the lobby."""
@@ -312,7 +322,7 @@ class TableState:
         """
         self._lobby()
         self.seats.remove(seat)
-        self.revision += 1
+        self._moved()
         if not self.seats:
             return "lobby.closed.empty"
         humans = [s for s in self.seats if s.user_id is not None]
@@ -353,7 +363,7 @@ class TableState:
             raise TableError("lobby.ai.none")
         chosen = ais[-1] if seat is None else seat
         self.seats.remove(chosen)
-        self.revision += 1
+        self._moved()
         return chosen
 
     def start(self, user_id: int, seed: int, names: dict[str, str]) -> list[ev.Event]:
@@ -366,7 +376,7 @@ class TableState:
         players = [s.player_id for s in self.seats]
         self.game, events = Game.start(players, self.rules, seed, names=names)
         self.moves = MoveLog(tuple(players), seed)
-        self.revision += 1
+        self._moved()
         self.serial += 1
         self.log.clear()
         self.timeouts_in_row = dict.fromkeys(players, 0)
@@ -387,7 +397,7 @@ class TableState:
         events = self._game().apply(player, move)
         if self.moves is not None:
             self.moves.move(player, move, events)
-        self.revision += 1
+        self._moved()
         return events
 
     def auto_play(self, player: str) -> list[ev.Event]:
@@ -395,7 +405,7 @@ class TableState:
         events = self._game().auto_play(player)
         if self.moves is not None:
             self.moves.auto_play(player, events)
-        self.revision += 1
+        self._moved()
         return events
 
     def _remove_player(self, game: Game, player: str, reason: str) -> list[ev.Event]:
@@ -414,7 +424,7 @@ class TableState:
     ) -> None:
         """Log what happened; a turn move moves the serial that hand buttons carry and becomes
         the last move shown (``events``)."""
-        self.revision += 1
+        self._moved()
         self.log.extend(lines)
         if actor is not None:
             self.timeouts_in_row[actor] = 0
@@ -430,7 +440,7 @@ class TableState:
         events = game.start_next_round()
         if self.moves is not None:
             self.moves.next_round()
-        self.revision += 1
+        self._moved()
         self.log.clear()
         self.last_events = ()
         self.serial += 1
@@ -444,7 +454,7 @@ class TableState:
         if not self.humans_in_game and game.phase is not Phase.ABANDONED:
             for ai in list(game.players)[:-1]:
                 events += self._remove_player(game, ai, "left: no people are playing any more")
-        self.revision += 1
+        self._moved()
         return events
 
     def timed_out(self, player: str, events: list[ev.Event]) -> list[ev.Event]:
@@ -455,5 +465,5 @@ class TableState:
         if count >= TIMEOUTS_BEFORE_REMOVAL and game.phase not in TERMINAL_PHASES:
             events += self._remove_player(game, player, "was removed after 3 timeouts in a row")
         self.timeouts_in_row[player] = count
-        self.revision += 1
+        self._moved()
         return events

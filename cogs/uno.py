@@ -212,6 +212,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             # its message to edit.
             state.message_id = response.message_id
             session.public_messages.adopt(interaction)  # its token edits the table
+            session.shown_by_the_answer()
 
     # ------------------------------------------------------------------ in-game commands
 
@@ -342,9 +343,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             if seat is None:
                 raise TableError("lobby.not_in" if you else "lobby.not_in.other")
             said = words.removal_text(session.lang, safe_name(seat.name), reason)
-            if await session.leave_lobby(seat, said):
-                session.public_messages.request_update()
-            else:
+            if not await session.leave_lobby(seat, said):
                 await session.public_messages.show_closed()
             text = t(lang, "lobby.you_left" if you else "cmd.reply.done")
         else:

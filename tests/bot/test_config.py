@@ -21,6 +21,8 @@ from bot.config import (
     setting_range,
     unknown_environment,
 )
+from bot.option_records import HOSTED
+from bot.options import OPTIONS
 
 from .conftest import FAKE_TOKEN
 
@@ -162,6 +164,30 @@ def test_every_range_is_in_the_example_config_and_the_readme() -> None:
         assert block is not None and words in block[1], (field, words)
         row = re.search(rf"^\| `{field}` \|.*$", readme, flags=re.MULTILINE)
         assert row is not None and f"| {words} |" in row[0], (field, words)
+
+
+def test_a_hosted_options_config_key_is_made_from_its_record() -> None:
+    """Each hosted option the bot ships with is a Settings field whose type, default and
+    range are its record's (the annotation only keeps the access typed)."""
+    for name, option in HOSTED.items():
+        field = Settings.model_fields[name]
+        assert field.annotation == option.config_type, name
+        assert field.default == option.default, name
+        expected = None if option.low is None else (option.low, option.high)
+        assert setting_range(name) == expected, name
+
+
+def test_every_declared_hosted_option_is_documented() -> None:
+    """Every option declared as a config key has its key in config.example.toml and a row
+    in docs/settings.md with its variable."""
+    example = (ROOT / "config.example.toml").read_text()
+    readme = (ROOT / "docs" / "settings.md").read_text()
+    hosted = [name for name, option in OPTIONS.items() if option.config]
+    assert set(HOSTED) < set(hosted)
+    for name in hosted:
+        assert re.search(rf"^#? ?{name} =", example, flags=re.MULTILINE), name
+        row = rf"^\| `{name}` \| `UNO_{name.upper()}` \|"
+        assert re.search(row, readme, flags=re.MULTILINE), name
 
 
 def test_every_setting_has_a_readme_row_with_its_variable() -> None:

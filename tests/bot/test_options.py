@@ -4,6 +4,7 @@ its options as one value."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.client import UnoBot
-from bot.config import Settings, setting_range
+from bot.config import ConfigError, Settings, load_settings, setting_range
 from bot.engine import RuleSet
 from bot.options import (
     OPTIONS,
@@ -23,6 +24,7 @@ from bot.options import (
     TableOptions,
     declare,
     fallback,
+    hosted,
     readme_table,
     resolve,
     withdraw,
@@ -133,10 +135,28 @@ def test_a_hosted_option_has_the_config_keys_range_and_default() -> None:
 
 @pytest.fixture
 def new_option() -> Iterator[Option]:
-    """An option declared by this test module only, withdrawn afterwards."""
-    option = declare(Option("lucky_sevens", False, "Sevens are lucky (a test's own option)"))
+    """An option declared by this test module only (a config key too), withdrawn afterwards."""
+    option = declare(hosted("lucky_sevens", False, "Sevens are lucky (a test's own option)"))
     yield option
     withdraw(option.name)
+
+
+@pytest.fixture
+def new_number() -> Iterator[Option]:
+    """A whole-number config key declared by this test module only, withdrawn afterwards."""
+    option = declare(hosted("lucky_number", 7, "A lucky number", low=1, high=9, start=None))
+    yield option
+    withdraw(option.name)
+
+
+@pytest.fixture
+def bare_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No UNO_ variables and no config file: load_settings reads what a test sets."""
+    for name in list(os.environ):
+        if name.upper().startswith("UNO_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 async def test_a_new_option_appears_everywhere_without_touching_them(new_option: Option) -> None:
@@ -167,6 +187,37 @@ async def test_a_new_option_appears_everywhere_without_touching_them(new_option:
     options = server.table_options("flip", {}, bot.settings)
     assert options.value("lucky_sevens") is True
     assert resolve("flip", {"lucky_sevens": False}, {}, bot.settings).value("lucky_sevens") is False
+
+
+def test_a_new_hosted_option_is_a_config_key_a_table_follows(
+    new_option: Option, bare_environment: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Declared once as hosted, an option is a key of config.toml and UNO_<NAME> (the
+    environment winning), and a new table follows it when nothing else chose."""
+    assert load_settings(require_token=False).lucky_sevens is False  # type: ignore[attr-defined]
+    (bare_environment / "config.toml").write_text("lucky_sevens = true\n")
+    from_file = load_settings(require_token=False)
+    assert resolve("flip", {}, {}, from_file).value("lucky_sevens") is True
+    monkeypatch.setenv("UNO_LUCKY_SEVENS", "false")
+    from_env = load_settings(require_token=False)
+    assert resolve("flip", {}, {}, from_env).value("lucky_sevens") is False
+
+
+def test_a_new_hosted_options_config_key_keeps_its_range(
+    new_number: Option, bare_environment: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new hosted option's config key refuses a value outside its declared range in the
+    config's own words, and takes one inside it."""
+    (bare_environment / "config.toml").write_text("lucky_number = 12\n")
+    with pytest.raises(ConfigError) as refused:
+        load_settings(require_token=False)
+    assert str(refused.value) == (
+        "lucky_number in config.toml is invalid: Input should be less than or equal to 9"
+        " (got 12; allowed 1 to 9)"
+    )
+    monkeypatch.setenv("UNO_LUCKY_NUMBER", "3")
+    settings = load_settings(require_token=False)
+    assert resolve("flip", {}, {}, settings).value("lucky_number") == 3
 
 
 def test_the_settings_page_lists_every_option_as_declared() -> None:

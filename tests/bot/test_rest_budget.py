@@ -70,3 +70,21 @@ async def test_only_the_reminder_and_its_deletion_are_counted_when_clicks_carry_
     # interaction tokens, which Discord does not count.
     assert [method for method, _ in calls] == ["POST", "DELETE"], calls
     assert starts.count(None) >= len(calls)
+
+
+async def test_lobby_clicks_make_no_request_but_their_answers(world: World) -> None:
+    """Join, Leave and Add AI redraw the lobby only through their in-place answers: the
+    lock's release, which requests an update when the table changed, adds no request."""
+    table = Table(world, 2)
+    lobby = await table.open()
+    await world.env.settle()
+    before = len(world.env.backend.http_requests)
+    ben = world.members[1]
+    await ben.click(world.channel.last_message, label="Join")
+    await ben.click(world.channel.last_message, label="Leave")
+    await ben.click(world.channel.last_message, label="Join")
+    await world.members[0].click(lobby, label="Add AI")
+    await world.env.advance_time(5)
+    await world.env.settle()
+    calls = [(entry.method, entry.path) for entry in world.env.backend.http_requests[before:]]
+    assert calls and all(path.endswith("/callback") for _, path in calls), calls

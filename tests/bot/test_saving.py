@@ -78,6 +78,7 @@ async def test_every_change_under_the_lock_is_saved(store: Store, settings: Sett
     manager = SessionManager(Mock(), settings, Persistence(store), ServerSettingsBook(store))
     state = TableState("abc123", 9, 42, Seat(str(ANNA), "anna"), TableOptions(), NOW)
     session = GameSession(manager, state)
+    session.public_messages = Mock()  # the release's redraw request goes nowhere
     covered: set[str] = set()
 
     async def change(name: str, make: Callable[[], Any]) -> None:
@@ -121,3 +122,33 @@ async def test_every_change_under_the_lock_is_saved(store: Store, settings: Sett
     await change("play", lambda: state.play(players[0], PlayCard(rigged.hands[0][0])))
     await change("next_round", state.next_round)
     assert covered == changers(), "a new way to change the table needs its line here"
+
+
+async def test_the_lock_release_redraws_when_a_shown_change_was_made(
+    store: Store, settings: Settings
+) -> None:
+    """Releasing the lock requests one update of the public message when a change it shows
+    was made, none for the message ids or the lobby's idle deadline, and none when the
+    answer on its way shows the table itself."""
+    manager = SessionManager(Mock(), settings, Persistence(store), ServerSettingsBook(store))
+    state = TableState("abc123", 9, 42, Seat(str(ANNA), "anna"), TableOptions(), NOW)
+    session = GameSession(manager, state)
+    public = session.public_messages = Mock(shows_closed=False)
+    requests = public.request_update
+
+    async def requested(make: Callable[[], Any], *, answered: bool = False) -> int:
+        requests.reset_mock()
+        async with session.lock:
+            make()
+            if answered:
+                session.shown_by_the_answer()
+        return int(requests.call_count)
+
+    assert await requested(lambda: state.join(BEN, "ben")) == 1
+    assert await requested(lambda: state.note("one", "two")) == 1
+    assert await requested(lambda: setattr(state, "message_id", 555)) == 0
+    assert await requested(lambda: setattr(state, "reminder_id", 777)) == 0
+    later = NOW + timedelta(hours=1)
+    assert await requested(lambda: setattr(state, "lobby_idle_until", later)) == 0
+    assert await requested(lambda: state.host_adds_ai(ANNA), answered=True) == 0
+    assert await requested(lambda: None) == 0
