@@ -49,12 +49,16 @@ def start_refusal(lang: Lang, given: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _annotation(option: Option) -> Any:
-    """The start option's type as discord.py reads it (synced with its range or choices)."""
+def _annotation(entry: Variant, option: Option) -> Any:
+    """The start option's type as discord.py reads it (synced with its range or choices): an
+    ``entry`` game's rule offers only the choices that variant permits."""
     if option.kind is bool:
         return bool | None
     if option.choices:
-        return Literal[option.choices] | None
+        choices = option.choices
+        if option.rule:
+            choices = tuple(c for c in choices if entry.permits(option.name, c))
+        return Literal[choices] | None
     return app_commands.Range[option.kind, option.low, option.high] | None
 
 
@@ -85,7 +89,7 @@ def start_command(
                 str(option.start_name),
                 inspect.Parameter.KEYWORD_ONLY,
                 default=None,
-                annotation=_annotation(option),
+                annotation=_annotation(entry, option),
             )
             for option in options
         ),
