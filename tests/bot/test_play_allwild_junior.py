@@ -55,6 +55,15 @@ async def test_a_targeted_draw_two_asks_whom_with_buttons(world: World) -> None:
     assert "cara drew 2 cards" in embed_text(table.public)
 
 
+async def test_all_wild_tables_and_hands_name_no_colour(world: World) -> None:
+    """All Wild's cards have no colours: neither the table nor a hand names one."""
+    table = Table(world, 2)
+    await table.start("uno allwild start")
+    hand = await table.hand(table.game.players[0])
+    for text in (embed_text(table.public), embed_text(hand)):
+        assert "Top" in text and "Colour" not in text
+
+
 async def test_a_forced_swap_swaps_hands_with_the_player_picked(world: World) -> None:
     """A Wild Forced Swap shows a button per other player and swaps hands with the one picked."""
     table = Table(world, 3)
