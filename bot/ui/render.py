@@ -229,7 +229,7 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
     players = "\n".join(_lobby_seat(table, lang, i, seat) for i, seat in enumerate(table.seats, 1))
     add_field(
         embed,
-        t(lang, "lobby.players.title", count=len(table.seats), max=10),
+        t(lang, "lobby.players.title", count=len(table.seats), max=entry.max_players),
         players or t(lang, "lobby.players.none"),
         inline=True,
     )

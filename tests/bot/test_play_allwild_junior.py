@@ -89,9 +89,13 @@ async def test_junior_level_one_deals_a_deck_of_numbers_only(world: World) -> No
 
 
 async def test_junior_can_be_started_as_a_friendly_table(world: World) -> None:
-    """/uno junior start catching:off seats a table where nobody can be caught."""
+    """/uno junior start catching:off opens a lobby that says so (of at most 4 players) and
+    seats a table where nobody can be caught."""
     table = Table(world, 2)
-    await table.start("uno junior start", catching="off")
+    await table.open("uno junior start", catching="off")
+    lobby = embed_text(table.public)
+    assert "Friendly table" in lobby and "Players (2/4)" in lobby
+    await table.players[0].click(table.public, label="Start")
     assert table.game.rules.catching == "off"
 
 
