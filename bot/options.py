@@ -86,25 +86,23 @@ for _option in (
         choices=get_args(Edition),
         rule=True,
     ),
-    # Not offered yet (a start option needs its catalog words in four languages): the rules
-    # a variant fixes or chooses by itself (UNO Junior's level, its friendly "no catching").
+    # Offered only by the variants that declare them (``OWN_OPTIONS`` of the registry: UNO
+    # Junior's level and its friendly table, where nobody is caught without UNO).
     Option(
         "level",
         3,
-        "UNO Junior's level: 1 numbers, 2 adds Skip, Reverse and Wild, 3 adds Draw Two",
+        "1: only numbers. 2: adds Skip, Reverse and Wild. 3: all the cards",
         low=1,
         high=3,
         rule=True,
-        start=None,
         server=False,
     ),
     Option(
         "catching",
         "on",
-        "Whether a player who forgets UNO can be caught",
+        "on: forget to say UNO and you can be caught. off: nobody is caught",
         choices=("on", "off"),
         rule=True,
-        start=None,
         server=False,
     ),
     HOSTED["turn_timeout"],

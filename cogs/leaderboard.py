@@ -21,7 +21,7 @@ from bot.store import LeaderboardPage, LeaderboardRow, PlayerStats, StoreBusyErr
 from bot.store.models import Scope, SortKey, VariantFilter
 from bot.store.repositories.standings import BoardKey, board_key
 from bot.ui import words
-from bot.ui.i18n import ENGLISH, Lang, format_number, t, tn
+from bot.ui.i18n import Lang, format_number, t, tn, variant_choices
 from bot.ui.kinds import LEADERBOARD_COLOUR, KindChecked, MessageKind
 from bot.ui.render import within_limits
 from bot.ui.respond import (
@@ -48,13 +48,7 @@ ScopeChoice = Literal["server", "global"]
 # Every leaderboard's variant: each registered variant's own, and all of them together.
 ALL_VARIANTS: VariantFilter = "all"
 BOARD_VARIANTS: tuple[VariantFilter, ...] = (*VARIANTS, ALL_VARIANTS)
-VARIANT_CHOICES = [
-    app_commands.Choice(
-        name=app_commands.locale_str(t(ENGLISH, entry.words.name), key=entry.words.name),
-        value=key,
-    )
-    for key, entry in VARIANTS.items()
-] + [app_commands.Choice(name="all", value=ALL_VARIANTS)]
+VARIANT_CHOICES = [*variant_choices(), app_commands.Choice(name="all", value=ALL_VARIANTS)]
 
 # One letter per option value in the page buttons' custom_id; a variant is named by its key.
 SCOPE_CODES: dict[Scope, str] = {"guild": "s", "global": "g"}

@@ -21,7 +21,7 @@ from bot.settings_panel import SettingsControl
 from bot.table import TableError
 from bot.ui import words
 from bot.ui.buttons import TableClick, UnoButton
-from bot.ui.i18n import ENGLISH, CommandTranslator, Lang, language_of, t
+from bot.ui.i18n import ENGLISH, CommandTranslator, Lang, language_of, t, variant_choices
 from bot.ui.render import add_field
 from bot.ui.respond import Interaction, can_moderate, plain_name, reply, safe_name
 
@@ -49,12 +49,16 @@ def start_refusal(lang: Lang, given: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _annotation(option: Option) -> Any:
-    """The start option's type as discord.py reads it (synced with its range or choices)."""
+def _annotation(entry: Variant, option: Option) -> Any:
+    """The start option's type as discord.py reads it (synced with its range or choices): an
+    ``entry`` game's rule offers only the choices that variant permits."""
     if option.kind is bool:
         return bool | None
     if option.choices:
-        return Literal[option.choices] | None
+        choices = option.choices
+        if option.rule:
+            choices = tuple(c for c in choices if entry.permits(option.name, c))
+        return Literal[choices] | None
     return app_commands.Range[option.kind, option.low, option.high] | None
 
 
@@ -85,7 +89,7 @@ def start_command(
                 str(option.start_name),
                 inspect.Parameter.KEYWORD_ONLY,
                 default=None,
-                annotation=_annotation(option),
+                annotation=_annotation(entry, option),
             )
             for option in options
         ),
@@ -238,16 +242,26 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
             await interaction.response.send_message(embed=shown.embed, ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of the game in this channel")
-    async def rules(self, interaction: UnoInteraction) -> None:
-        """The rules of the variant in the reader's language, plus this game's settings."""
+    @app_commands.describe(variant="Which game (default: the one in this channel, else UNO Flip)")
+    @app_commands.choices(variant=variant_choices())
+    async def rules(self, interaction: UnoInteraction, variant: str | None = None) -> None:
+        """The rules of ``variant`` (else the channel's game, else Flip) in the reader's
+        language, plus this game's settings when it is the channel's game."""
         lang = self._reader(interaction)
+        if variant is not None and variant not in VARIANTS:  # a modified client sends anything
+            await reply(
+                interaction,
+                t(lang, "options.one_of", option="variant", allowed=", ".join(VARIANTS)),
+            )
+            return
         session = self._session(interaction)
-        variant = session.state.rules.variant if session else "flip"
-        rules = words.rules_text(lang, variant)
+        playing = session.state.rules.variant if session else None
+        shown = variant or playing or "flip"
+        rules = words.rules_text(lang, shown)
         embed = discord.Embed(title=rules.title, description=rules.description)
         for field_name, value in rules.fields:
             add_field(embed, field_name, value)
-        if session is not None:
+        if session is not None and shown == playing:
             state = session.state
             options = state.options
             summary = words.rules_summary(

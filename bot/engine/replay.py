@@ -39,6 +39,7 @@ from .moves import (
     Pass,
     PlayCard,
     SwapWith,
+    TargetDraw,
 )
 from .notation import CODE_OF_COLOR, COLOR_CODES, face_code
 from .rules import RuleSet
@@ -125,6 +126,8 @@ def encode_move(move: Move, players: Sequence[str]) -> str:
         return f"s{players.index(move.target)}"
     if isinstance(move, Catch):
         return f"t{players.index(move.target)}"
+    if isinstance(move, TargetDraw):
+        return f"v{players.index(move.target)}"
     return _SIMPLE_CODE[type(move)]
 
 
@@ -156,6 +159,8 @@ def _decode(code: str, rest: str, players: Sequence[str]) -> Move:
             return SwapWith(players[int(rest)])
         if code == "t":
             return Catch(players[int(rest)])
+        if code == "v":
+            return TargetDraw(players[int(rest)])
     except (ValueError, KeyError, IndexError) as error:
         raise ReplayError(f"unreadable move {code}{rest}") from error
     raise ReplayError(f"unreadable move {code}{rest}")

@@ -33,6 +33,7 @@ from babel.numbers import format_decimal
 from discord import app_commands
 
 # The one list of languages lives below the ui (the settings read it too); re-exported here.
+from bot.engine.variants import VARIANTS
 from bot.languages import LANGUAGES as LANGUAGES
 from bot.languages import language_of as catalog_code
 
@@ -173,6 +174,18 @@ def command_keys(context: app_commands.TranslationContextTypes) -> tuple[str, ..
     if isinstance(data, app_commands.Choice):
         return (f"choice.{_slug(str(data.value))}",)
     return ()
+
+
+def variant_choices() -> list[app_commands.Choice[str]]:
+    """A slash command option's choices of every registered game, by key, each named as its
+    boards name it (``board.variant.<key>``, translated)."""
+    return [
+        app_commands.Choice(
+            name=app_commands.locale_str(t(ENGLISH, entry.words.name), key=entry.words.name),
+            value=key,
+        )
+        for key, entry in VARIANTS.items()
+    ]
 
 
 def _command_path(command: Any) -> str:

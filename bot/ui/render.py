@@ -229,7 +229,7 @@ def lobby_message(table: Table, lang: Lang) -> Rendered:
     players = "\n".join(_lobby_seat(table, lang, i, seat) for i, seat in enumerate(table.seats, 1))
     add_field(
         embed,
-        t(lang, "lobby.players.title", count=len(table.seats), max=10),
+        t(lang, "lobby.players.title", count=len(table.seats), max=entry.max_players),
         players or t(lang, "lobby.players.none"),
         inline=True,
     )
@@ -420,9 +420,7 @@ def table_message(table: Table, view: PlayerView, lang: Lang) -> Rendered:
     side = {"side": side_name(lang, view.side)} if flip else {}
     title = t(lang, entry.words.table_title, round=view.round_no, **side)
     clockwise = "clockwise" if view.direction == 1 else "counter_clockwise"
-    top = t(
-        lang, "table.line.top", card=card_text(lang, view.top), color=color_text(lang, view.color)
-    )
+    top = top_line(lang, "table.line.top", view)
     direction = t(lang, f"table.direction.{clockwise}")
     pile = cards_count(lang, view.draw_pile_count)
     if flip and view.draw_pile_back is not None:
@@ -625,6 +623,15 @@ def _card_style(color: Color | None) -> discord.ButtonStyle:
     return discord.ButtonStyle.primary
 
 
+def top_line(lang: Lang, key: str, view: PlayerView) -> str:
+    """The top card and the colour in play (catalog ``key``); a game whose cards have no
+    colours (All Wild) names only the card (``key``.colorless), never "Colour: none yet"."""
+    card = card_text(lang, view.top)
+    if not variant_entry(view.variant).colors_on(view.side):
+        return t(lang, f"{key}.colorless", card=card)
+    return t(lang, key, card=card, color=color_text(lang, view.color))
+
+
 def hand_message(
     table: Table,
     view: PlayerView,
@@ -648,9 +655,7 @@ def hand_message(
     if view.current_player == view.player and deadline is not None:
         now = f"{now} · {deadline_text(lang, deadline)}"
     lines.append(now)
-    top = t(
-        lang, "hand.table.line", card=card_text(lang, view.top), color=color_text(lang, view.color)
-    )
+    top = top_line(lang, "hand.table.line", view)
     lines.append(top if cards else f"{top}\n{t(lang, 'hand.empty')}")
     embed = discord.Embed(
         title=title,

@@ -455,6 +455,8 @@ def rules_summary(lang: Lang, rules: RuleSet, turn_timeout: int, ai_takeover: bo
         lines.append(t(lang, "summary.house", rules=", ".join(house)))
     else:
         lines.append(t(lang, "summary.house.none"))
+    if rules.catching == "off":
+        lines.append(t(lang, "summary.catching.off"))
     return "\n".join(lines)
 
 

@@ -193,3 +193,32 @@ async def test_standings_and_rules_in_each_readers_language(
     shown = words.rules_text(NB, "flip")
     assert rules.ephemeral and embed_text(rules.response).startswith(shown.title)
     assert shown.fields[0][1] in embed_text(rules.response)
+
+
+# The words of each language that say Junior's deck is a guess, not the real one.
+PROVISIONAL = {
+    ENGLISH: "best guess",
+    FI: "paras arvauksemme",
+    SV: "bästa gissning",
+    NB: "beste gjetning",
+}
+
+
+@pytest.mark.parametrize("variant", ["allwild", "junior"])
+@pytest.mark.parametrize(
+    ("locale", "lang"), [("en-US", ENGLISH), ("fi", FI), ("sv-SE", SV), ("no", NB)]
+)
+async def test_uno_rules_of_a_chosen_game_in_each_language(
+    simcord_env: Any, user_locales: dict[int, str], variant: str, locale: str, lang: Lang
+) -> None:
+    """/uno rules variant:allwild or junior answers that game's rules in the reader's language;
+    Junior's page says its deck is a guess."""
+    server = Server(simcord_env, "en-US")
+    anna = server.members[0]
+    user_locales[anna.id] = locale
+    rules = await anna.slash(server.channel, "uno rules", variant=variant)
+    shown = words.rules_text(lang, variant)
+    text = embed_text(rules.response)
+    assert rules.ephemeral and text.startswith(shown.title)
+    assert all(body in text for _, body in shown.fields)
+    assert (PROVISIONAL[lang] in text) == (variant == "junior")

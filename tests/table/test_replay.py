@@ -53,10 +53,19 @@ def play_match(seed: int, rules: RuleSet) -> tuple[TableState, list[list[tuple[e
     return state, rounds
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_every_replayed_step_has_the_live_games_events(seed: int) -> None:
+# Every game the bot plays, each with its own moves (All Wild's targeted draw, No Mercy's
+# 7 swap and Roulette colour): a short match of each.
+MATCHES = [
+    *((seed, RuleSet(variant="flip" if seed % 2 else "classic", target=100)) for seed in range(6)),
+    *((seed, RuleSet(variant="nomercy")) for seed in range(2)),
+    *((seed, RuleSet(variant="allwild", target=100)) for seed in range(2)),
+    *((seed, RuleSet(variant="junior")) for seed in range(2)),
+]
+
+
+@pytest.mark.parametrize(("seed", "rules"), MATCHES)
+def test_every_replayed_step_has_the_live_games_events(seed: int, rules: RuleSet) -> None:
     """Replaying each stored round gives, in order, every event the live game gave."""
-    rules = RuleSet(variant="flip" if seed % 2 else "classic", target=100)
     state, live = play_match(seed, rules)
     log = state.moves
     assert log is not None

@@ -15,6 +15,9 @@ from ..cards import Color, Face, Kind
 
 # The key of ``DeckSpec.sizes`` for a deck that no rule option chooses from.
 WHOLE_DECK = ""
+# RuleSet fields that only a variant declaring them in ``rule_options`` offers (UNO Junior's
+# level and friendly table): no other game has them, so no other start command shows them.
+OWN_OPTIONS = frozenset({"level", "catching"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,7 +171,14 @@ class Variant:
     def offers(self, option: str) -> bool:
         """Whether a game of this variant may set the RuleSet field ``option`` (start, settings)."""
         rule = self.rule_options.get(option)
-        return rule is None or rule.allowed is None or len(rule.allowed) > 1
+        if rule is None:
+            return option not in OWN_OPTIONS
+        return rule.allowed is None or len(rule.allowed) > 1
+
+    def permits(self, option: str, value: object) -> bool:
+        """Whether a game of this variant may set the RuleSet field ``option`` to ``value``."""
+        rule = self.rule_options.get(option)
+        return rule is None or rule.permits(value)
 
     def default(self, option: str, fallback: object) -> object:
         """This variant's default for RuleSet field ``option`` (``fallback``: RuleSet's own)."""
