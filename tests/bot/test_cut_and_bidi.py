@@ -150,6 +150,7 @@ NOT_SENT = (
     "self._names[seat.player_id] = seat.name",
     "{seat.player_id: seat.name for seat in saved.seats}",  # TableState._take keeps them too
     "seat.name.casefold()",
+    "name = player.display_name if player is not None",  # /uno history: history_page makes it safe
 )
 
 
