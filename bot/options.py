@@ -26,7 +26,7 @@ from bot.config import PaletteName, Settings, setting_range
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
 from bot.engine.rules import Edition, Scoring
-from bot.engine.variants import VARIANTS
+from bot.engine.variants import VARIANTS, Variant
 from bot.engine.variants import variant as variant_entry
 from bot.languages import LANGUAGE_CODES, language_of
 
@@ -324,7 +324,7 @@ def resolve(
         if option.rule:
             if given is not None:
                 rules[name] = given
-            elif setting is not None and entry.offers(name):
+            elif setting is not None and entry.offers(name) and not _own_default(entry, name):
                 rules[name] = setting
             continue
         if given is not None:
@@ -343,6 +343,15 @@ def resolve(
         more=chosen,
         **fields,
     )
+
+
+def _own_default(entry: Variant, name: str) -> bool:
+    """Whether ``entry`` has a default of its own for the rule ``name`` (No Mercy: one hand,
+    to 1000). A server's rule settings are chosen for games with RuleSet's defaults (Flip,
+    classic: standard scoring to 500), so they do not replace a variant's own."""
+    base = RuleSet.model_fields[name].default
+    own = entry.target if name == "target" else entry.default(name, base)
+    return bool(own != base)
 
 
 def readme_table() -> str:
