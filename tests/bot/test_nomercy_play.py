@@ -237,3 +237,11 @@ async def test_a_six_player_no_mercy_game_by_buttons(
     # The rest of the game by clicks, until one player has won.
     await play_to_the_end(server, random.Random(7))
     assert server.game.phase is Phase.MATCH_OVER
+    assert session.state.options.rules.scoring == "one_hand"  # the server's 500 is not No Mercy's
+    # The final hands list the knocked-out players as knocked out, not as gone out.
+    final = view_for(server.game, anna)
+    final_text = embed_text(server.public)
+    assert final.knocked_out and final.match_winner not in final.knocked_out
+    for player, aside in final.set_aside:
+        line = tn(lang, "table.seat.knocked_out", aside, name=f"~~{session.name(player)}~~")
+        assert line in final_text
