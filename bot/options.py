@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.config import PaletteName, Settings, setting_range
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
-from bot.engine.rules import Edition, Scoring
+from bot.engine.rules import Edition, MustPlay, Scoring
 from bot.engine.variants import VARIANTS, Variant
 from bot.engine.variants import variant as variant_entry
 from bot.languages import LANGUAGE_CODES, language_of
@@ -168,6 +168,15 @@ for _option in (
         "The 112-card deck: adds Shuffle Hands or Swap Hands and 3 customizable wilds",
         choices=get_args(Edition),
         rule=True,
+    ),
+    # Only a variant that declares it offers it (No Mercy; RULES-VARIANTS.md 1.14.7).
+    Option(
+        "must_play",
+        "off",
+        "No Mercy: a player who can play a card may not draw instead",
+        choices=get_args(MustPlay),
+        rule=True,
+        server=False,
     ),
     # Not offered yet (a start option needs its catalog words in four languages): the rules
     # a variant fixes or chooses by itself (UNO Junior's level, its friendly "no catching").

@@ -236,7 +236,8 @@ async def test_a_six_player_no_mercy_game_by_buttons(
 
     # The rest of the game by clicks, until one player has won.
     await play_to_the_end(server, random.Random(7))
-    assert server.game.phase is Phase.MATCH_OVER
+    ended = server.game  # (a new name: mypy still holds the phase asserted above)
+    assert ended.phase is Phase.MATCH_OVER
     assert session.state.options.rules.scoring == "one_hand"  # the server's 500 is not No Mercy's
     # The final hands list the knocked-out players as knocked out, not as gone out.
     final = view_for(server.game, anna)
@@ -245,3 +246,22 @@ async def test_a_six_player_no_mercy_game_by_buttons(
     for player, aside in final.set_aside:
         line = tn(lang, "table.seat.knocked_out", aside, name=f"~~{session.name(player)}~~")
         assert line in final_text
+
+
+async def test_must_play_if_able_is_a_no_mercy_start_option(
+    simcord_env: Any, everyone_speaks: dict[str, str]
+) -> None:
+    """`/uno nomercy start must_play:on` makes the table refuse a draw to a player who can
+    play; the lobby says it is not the official rule; Flip's start has no such option."""
+    server = Server(simcord_env, "en-US")
+    synced = simcord_env.backend.commands[None]
+    uno = next(command for (name, _), command in synced.items() if name == "uno")
+    starts = {
+        group["name"]: {o["name"] for o in group["options"][0]["options"]}
+        for group in uno["options"]
+        if group.get("options") and group["options"][0]["name"] == "start"
+    }
+    assert "must_play" in starts["nomercy"] and "must_play" not in starts["flip"]
+    await server.members[0].slash(server.channel, "uno nomercy start", must_play="on")
+    assert t(Lang("en"), "differs.must_play") in embed_text(server.public)
+    assert server.session.state.options.rules.must_play == "on"

@@ -45,6 +45,11 @@ class DeckSpec:
         return len(self.composition)
 
 
+# RuleSet fields that only a variant declaring them in its ``rule_options`` offers (No Mercy's
+# "must play if able"); every other field is offered unless the variant fixes it.
+DECLARED_ONLY = frozenset({"must_play"})
+
+
 @dataclass(frozen=True)
 class RuleOption:
     """How one RuleSet field applies to a variant: its default and the values it may take.
@@ -167,7 +172,9 @@ class Variant:
     def offers(self, option: str) -> bool:
         """Whether a game of this variant may set the RuleSet field ``option`` (start, settings)."""
         rule = self.rule_options.get(option)
-        return rule is None or rule.allowed is None or len(rule.allowed) > 1
+        if rule is None:
+            return option not in DECLARED_ONLY
+        return rule.allowed is None or len(rule.allowed) > 1
 
     def default(self, option: str, fallback: object) -> object:
         """This variant's default for RuleSet field ``option`` (``fallback``: RuleSet's own)."""
