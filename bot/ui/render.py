@@ -551,6 +551,15 @@ def _final_hand_text(
     return short_faces(faces) if faces else t(lang, "round.out")
 
 
+def _again_footer(lang: Lang, variant: str) -> str:
+    """How to start another game: Flip and classic name each other (the footer they always
+    had); another variant names its own start command, in the reader's language."""
+    if variant in ("flip", "classic"):
+        return t(lang, "match.footer")
+    keys = ("cmd.uno.name", f"cmd.uno.{variant}.name", f"cmd.uno.{variant}.start.name")
+    return t(lang, "match.footer.variant", command="/" + " ".join(t(lang, key) for key in keys))
+
+
 def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: Lang) -> Rendered:
     """Every hand with its points, the round winner and the running scores."""
     name = shown_name(table)
@@ -578,7 +587,7 @@ def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: L
     if match_over:
         assert view.match_winner is not None
         embed.title = t(lang, "match.title", name=name(view.match_winner))
-        embed.set_footer(text=t(lang, "match.footer"))
+        embed.set_footer(text=_again_footer(lang, view.variant))
         return Rendered(None, embed, None)
     embed.set_footer(text=t(lang, "round.footer", seconds=table.options.next_round_delay))
     next_round = TableClick(table.id, "next")

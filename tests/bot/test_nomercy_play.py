@@ -243,6 +243,14 @@ async def test_a_six_player_no_mercy_game_by_buttons(
     final = view_for(server.game, anna)
     final_text = embed_text(server.public)
     assert final.knocked_out and final.match_winner not in final.knocked_out
+    assert (
+        t(
+            lang,
+            "match.footer.variant",
+            command="/uno nomercy " + t(lang, "cmd.uno.nomercy.start.name"),
+        )
+        in final_text
+    )
     for player, aside in final.set_aside:
         line = tn(lang, "table.seat.knocked_out", aside, name=f"~~{session.name(player)}~~")
         assert line in final_text
