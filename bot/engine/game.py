@@ -1690,6 +1690,8 @@ class Game:
     def _default_move(self, seat: int) -> Move:
         phase = self.phase
         if phase is Phase.PLAY:
+            if self._must_play:  # "must play if able": a playable card first, else the draw
+                return self.legal_moves(self.players[seat])[0]
             return DRAW
         if phase is Phase.DRAWN:
             return PASS
