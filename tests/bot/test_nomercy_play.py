@@ -171,6 +171,11 @@ async def test_a_six_player_no_mercy_game_by_buttons(
 
     # The stack: Anna's Draw Two, Ben's Draw Four on it; Cara is told and can only take it.
     await play_card(server, "R+2")
+    # Ben's hand offers only the legal answers: the Draw Four (worth 4 >= 2), or taking 2.
+    ben_hand = await open_hand(server, ben)
+    draw_four = next(c for c in server.game.hands[1] if server.game.face(c) == parse_face("R+4"))
+    answers = [b.code for b in buttons(ben_hand) if not b.disabled and b.code[:1] in "pad"]
+    assert sorted(answers) == ["a", f"p{draw_four}"]
     await play_card(server, "R+4")
     told = list(session.state.log)  # the table's log keeps its last lines: gather them
     assert server.game.current_player == cara
@@ -178,6 +183,9 @@ async def test_a_six_player_no_mercy_game_by_buttons(
     cara_hand = await open_hand(server, cara)
     prompt = words.hand_prompt(lang, cara_view, session.name)
     assert prompt in embed_text(cara_hand)
+    # The table says who faces the stack, and its total (the name in bold there).
+    facing = words.turn_prompt(lang, cara_view, lambda p: f"**{session.name(p)}**")
+    assert facing in embed_text(server.public)
     assert [b.code for b in buttons(cara_hand) if not b.disabled and b.code[:1] == "p"] == []
     await press_code(server, cara, cara_hand, "a")
     # Her 25th card knocks her out; the rest of the stack lapses.
