@@ -24,8 +24,8 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.engine import RuleSet
 from bot.engine.players import Difficulty
-from bot.engine.rules import Edition, Scoring
-from bot.engine.variants import VARIANTS
+from bot.engine.rules import Edition, MustPlay, Scoring
+from bot.engine.variants import VARIANTS, Variant
 from bot.engine.variants import variant as variant_entry
 from bot.languages import LANGUAGE_CODES, language_of
 from bot.option_records import HOSTED, PaletteName
@@ -86,8 +86,17 @@ for _option in (
         choices=get_args(Edition),
         rule=True,
     ),
-    # Offered only by the variants that declare them (``OWN_OPTIONS`` of the registry: UNO
-    # Junior's level and its friendly table, where nobody is caught without UNO).
+    # Offered only by the variants that declare them (``OWN_OPTIONS`` of the registry: No
+    # Mercy's "must play if able", UNO Junior's level and its friendly table, where nobody is
+    # caught without UNO).
+    Option(
+        "must_play",
+        "off",
+        "No Mercy: a player who can play a card may not draw instead",
+        choices=get_args(MustPlay),
+        rule=True,
+        server=False,
+    ),
     Option(
         "level",
         3,
@@ -219,7 +228,7 @@ def resolve(
         if option.rule:
             if given is not None:
                 rules[name] = given
-            elif setting is not None and entry.offers(name):
+            elif setting is not None and entry.offers(name) and not _own_default(entry, name):
                 rules[name] = setting
             continue
         if given is not None:
@@ -238,6 +247,15 @@ def resolve(
         more=chosen,
         **fields,
     )
+
+
+def _own_default(entry: Variant, name: str) -> bool:
+    """Whether ``entry`` has a default of its own for the rule ``name`` (No Mercy: one hand,
+    to 1000). A server's rule settings are chosen for games with RuleSet's defaults (Flip,
+    classic: standard scoring to 500), so they do not replace a variant's own."""
+    base = RuleSet.model_fields[name].default
+    own = entry.target if name == "target" else entry.default(name, base)
+    return bool(own != base)
 
 
 def readme_table() -> str:

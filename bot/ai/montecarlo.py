@@ -478,7 +478,8 @@ def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
     if len(plays) == 1:
         only = plays[0]
         assert isinstance(only, PlayCard)
-        return DRAW if _bluff(game, seat, faces[only.card]) else only
+        # (No draw instead at a "must play if able" table: DRAW is then not in ``legal``.)
+        return DRAW if DRAW in legal and _bluff(game, seat, faces[only.card]) else only
     hands = game.hands
     hand = hands[seat]
     colors = [faces[c].color for c in hand]
@@ -512,7 +513,7 @@ def _best_play(game: Game, seat: int, legal: list[Move]) -> Move:
                 score += REVERSE_AWAY_BONUS
         if score > best_score:
             best, best_score = move, score
-    return best
+    return best if best is not DRAW or DRAW in legal else plays[0]
 
 
 def _drawn_move(game: Game, seat: int, legal: list[Move]) -> Move:

@@ -104,7 +104,11 @@ class NormalStrategy:
             score = self.play_score(table, table.hand[move.card])
             if score > best_score:
                 best, best_score = move, score
-        if best is None or best_score <= -BLUFF_COST / 2:
+        if best is None:
+            return DRAW
+        if DRAW not in table.view.legal_moves:  # "must play if able" (No Mercy): no draw
+            return best
+        if best_score <= -BLUFF_COST / 2:
             return DRAW
         if (
             table.hand[best.card].face.is_wild

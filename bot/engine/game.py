@@ -274,6 +274,7 @@ class Game:
         "_color_choices",
         "_faces",
         "_mercy_limit",
+        "_must_play",
         "_names",
         "_no_mercy",
         "_opens_on_number",
@@ -396,6 +397,7 @@ class Game:
             self._all_wild = entry.all_wild_rules
             self._opens_on_number = entry.opens_on_number
             self._catching = rules.catching == "on"
+            self._must_play = rules.must_play == "on"
             # Filled in by _reindex; set first so that the compiled class knows them always set.
             self._seat: dict[str, int] = {}
             self._turn_started: tuple[ev.TurnStarted, ...] = ()
@@ -451,6 +453,7 @@ class Game:
             self._all_wild = source._all_wild
             self._opens_on_number = source._opens_on_number
             self._catching = source._catching
+            self._must_play = source._must_play
             self._color_choices = source._color_choices
             # Replaced, never changed in place, so sharing them is safe.
             self._names = source._names
@@ -623,7 +626,8 @@ class Game:
             for card in hand:
                 if card in playable:
                     moves.append(play[card])
-            moves.append(DRAW)
+            if not (moves and self._must_play):  # "must play if able": no draw instead
+                moves.append(DRAW)
         elif phase in TERMINAL_PHASES:
             return []
         elif seat == self.current:
@@ -723,7 +727,7 @@ class Game:
                     out = []
                     self._play(seat, card, out)
                     return out
-            elif kind is Draw:
+            elif kind is Draw and not self._must_play:
                 out = []
                 self._draw_turn(seat, out)
                 return out
@@ -1686,6 +1690,8 @@ class Game:
     def _default_move(self, seat: int) -> Move:
         phase = self.phase
         if phase is Phase.PLAY:
+            if self._must_play:  # "must play if able": a playable card first, else the draw
+                return self.legal_moves(self.players[seat])[0]
             return DRAW
         if phase is Phase.DRAWN:
             return PASS
@@ -1741,6 +1747,8 @@ class Game:
             return "Choose a colour for your wild first."
         if phase is Phase.SWAP_TARGET:
             return "Choose whose hand to swap with first."
+        if isinstance(move, Draw) and phase is Phase.PLAY and self._must_play:
+            return "You can play a card, so you must: this table has no drawing instead."
         if phase is Phase.DRAW_TARGET:
             return "Choose who draws two first."
         if phase is Phase.PENALTY and self._no_mercy:

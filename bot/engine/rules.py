@@ -24,6 +24,9 @@ GameScoring = Literal["standard", "alternative", "one_hand"]
 # Whether a player left with one card who did not call UNO can be caught: "off" is UNO Junior's
 # friendly table (RULES-VARIANTS.md section 3.2), where nobody is caught.
 Catching = Literal["on", "off"]
+# "on": a player who can play a card may not draw instead (RULES-VARIANTS.md 1.14.7, a No Mercy
+# table option). Not a bool, so that it is no server-wide house rule.
+MustPlay = Literal["off", "on"]
 # UNO Junior's levels (RULES-VARIANTS.md section 3.2): which cards are in its deck.
 Level = Literal[1, 2, 3]
 # The level every other variant keeps: it is left out of the saved JSON and the repr, so
@@ -54,6 +57,8 @@ class RuleSet(BaseModel):
     # server-wide house rule (those are RuleSet's bools); left out of the JSON and the repr
     # when "on", like ``level``.
     catching: Catching = Field(default="on", repr=False)
+    # Left out of the JSON and the repr when "off", like ``catching``.
+    must_play: MustPlay = Field(default="off", repr=False)
     stacking: bool = False
     stack_wild_draw_four_on_draw_two: bool = False
     seven_o: bool = False
@@ -88,6 +93,8 @@ class RuleSet(BaseModel):
             raise ValueError("only UNO Junior has levels")
         if self.stack_wild_draw_four_on_draw_two and not self.stacking:
             raise ValueError("Wild Draw Four on Draw Two is a stacking option: turn stacking on")
+        if self.must_play == "on" and "must_play" not in VARIANTS[self.variant].rule_options:
+            raise ValueError("must play if able is a No Mercy option")
         return self
 
     @model_serializer(mode="wrap")
@@ -100,4 +107,6 @@ class RuleSet(BaseModel):
                 data.pop("level")
             if data.get("catching") == "on":
                 data.pop("catching")
+            if data.get("must_play") == "off":
+                data.pop("must_play")
         return data

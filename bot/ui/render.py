@@ -519,9 +519,7 @@ def _seat_line(
     """One player on the table: turn marker, name, card count, UNO call, score once anyone
     has points, and in Flip (with ``backs``) the backs of their cards everyone sees."""
     if seat.player in view.knocked_out:
-        # No Mercy: out of the hand, struck through, with the cards set aside until a reshuffle.
-        aside = dict(view.set_aside).get(seat.player, 0)
-        return tn(lang, "table.seat.knocked_out", aside, name=f"~~{name(seat.player)}~~")
+        return _knocked_out_line(lang, view, seat.player, name)
     marker = "▶ " if seat.player == view.current_player else ""
     parts = [f"{marker}{name(seat.player)} — {cards_count(lang, seat.card_count)}"]
     if seat.called_uno and seat.card_count == 1:
@@ -532,6 +530,32 @@ def _seat_line(
     if seat.backs and backs:
         line = t(lang, "table.seat.backs", seat=line, cards=short_faces(seat.backs))
     return line
+
+
+def _knocked_out_line(lang: Lang, view: PlayerView, player: str, name: Namer) -> str:
+    """No Mercy: a knocked-out player struck through, with the cards set aside until a
+    reshuffle."""
+    aside = dict(view.set_aside).get(player, 0)
+    return tn(lang, "table.seat.knocked_out", aside, name=f"~~{name(player)}~~")
+
+
+def _final_hand_text(
+    lang: Lang, view: PlayerView, player: str, faces: list[Face], name: Namer
+) -> str:
+    """A hand at the round's end: its cards, "out!", or (No Mercy) knocked out, with the cards
+    set aside, rather than an empty hand that reads as having gone out."""
+    if player in view.knocked_out:
+        return _knocked_out_line(lang, view, player, name)
+    return short_faces(faces) if faces else t(lang, "round.out")
+
+
+def _again_footer(lang: Lang, variant: str) -> str:
+    """How to start another game: Flip and classic name each other (the footer they always
+    had); another variant names its own start command, in the reader's language."""
+    if variant in ("flip", "classic"):
+        return t(lang, "match.footer")
+    keys = ("cmd.uno.name", f"cmd.uno.{variant}.name", f"cmd.uno.{variant}.start.name")
+    return t(lang, "match.footer.variant", command="/" + " ".join(t(lang, key) for key in keys))
 
 
 def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: Lang) -> Rendered:
@@ -554,15 +578,14 @@ def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: L
             hand = tn(lang, "round.hand.awarded", points, name=name(player), awarded=awarded)
         else:
             hand = tn(lang, "round.hand", points, name=name(player))
-        value = short_faces(faces) if faces else t(lang, "round.out")
-        add_field(embed, hand, value)
+        add_field(embed, hand, _final_hand_text(lang, view, player, faces, name))
     add_standings(embed, table, view, lang)
     if table.log:
         add_field(embed, t(lang, "table.events"), "\n".join(table.log))
     if match_over:
         assert view.match_winner is not None
         embed.title = t(lang, "match.title", name=name(view.match_winner))
-        embed.set_footer(text=t(lang, "match.footer"))
+        embed.set_footer(text=_again_footer(lang, view.variant))
         return Rendered(None, embed, None)
     embed.set_footer(text=t(lang, "round.footer", seconds=table.options.next_round_delay))
     next_round = TableClick(table.id, "next")

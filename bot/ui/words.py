@@ -472,6 +472,8 @@ def rules_differences(lang: Lang, rules: RuleSet) -> str:
     if rules.edition != official.edition:
         changes.append(t(lang, f"value.edition.{rules.edition}"))
     changes += [t(lang, key) for key, name in HOUSE_KEYS.items() if getattr(rules, name)]
+    if rules.must_play != official.must_play:
+        changes.append(t(lang, "differs.must_play"))
     if not changes:
         return t(lang, "differs.none")
     return t(lang, "differs.some", rules=", ".join(changes))
@@ -515,6 +517,7 @@ _FIXED_REFUSALS = {
     ),
     "Choose a colour for your wild first.": "illegal.choose_color_first",
     "Choose whose hand to swap with first.": "illegal.choose_swap_first",
+    "You can play a card, so you must: this table has no drawing instead.": "illegal.must_play",
     "Choose who draws two first.": "illegal.choose_target_first",
     "Answer the draw card first: accept it.": "illegal.penalty.accept",
     "Answer the draw card first: accept it, challenge it.": "illegal.penalty.accept_challenge",

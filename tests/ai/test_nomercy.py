@@ -41,6 +41,22 @@ def test_every_strategy_plays_only_legal_moves(difficulty: str) -> None:
     assert checked >= 600
 
 
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_every_strategy_plays_legally_when_it_must_play_if_able(difficulty: str) -> None:
+    """At a "must play if able" table no strategy draws while holding a playable card, and the
+    move a timed-out turn makes is a legal one too."""
+    rules = RuleSet(variant="nomercy", must_play="on")
+    strategy = STRATEGIES[difficulty]
+    seats = [strategy, STRATEGIES["normal"], STRATEGIES["easy"], strategy]
+    checked = 0
+    for seed in range(3):
+        for game, view, player, rng in decisions(rules, seed, seats, 150):
+            assert player.choose_move(view, rng) in view.legal_moves
+            assert game.default_move(view.player) in view.legal_moves
+            checked += 1
+    assert checked >= 200
+
+
 def test_a_knocked_out_opponent_is_not_in_the_turn_order() -> None:
     """The table reads only the players still in: the next player, the fewest cards."""
     game = setup({"ann": "R1 R2", "ben": "G4", "cid": "Y1 Y2 Y3"}, top="R5", rules=NM)

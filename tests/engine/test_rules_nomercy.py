@@ -162,6 +162,27 @@ def test_a_player_may_draw_although_holding_a_playable_card() -> None:
     assert [game.face(c) for c in game.hand("ann")] == faces("R3 Y2")
 
 
+def test_must_play_if_able_refuses_the_draw_to_a_player_who_can_play() -> None:
+    """Section 1.14.7's table option: with a playable card there is no draw; without, there is."""
+    rules = RuleSet(variant="nomercy", must_play="on")
+    game = setup({"ann": "R3 B7", "ben": "G4", "cid": "Y1"}, top="R5", rules=rules, draw="Y2 R8")
+    assert DRAW not in game.legal_moves("ann")
+    with pytest.raises(IllegalMove, match="you must"):
+        game.apply("ann", DRAW)
+    assert len(game.hand("ann")) == 2
+    play(game, "ann", "R3")
+    assert DRAW in game.legal_moves("ben")  # nothing to play: the draw is there
+    assert loads(dumps(game)).rules.must_play == "on"
+
+
+def test_must_play_if_able_is_no_mercy_only() -> None:
+    """Flip and classic refuse the option; it is left out of their saved rules."""
+    with pytest.raises(ValidationError, match="No Mercy"):
+        RuleSet(variant="classic", must_play="on")
+    assert "must_play" not in RuleSet(variant="nomercy").model_dump()
+    assert NO_MERCY.offers("must_play") and not RuleSet().model_dump().get("must_play")
+
+
 def test_symbols_match_only_their_own_kind() -> None:
     """A coloured Draw Four does not match a Wild Reverse Draw 4 by symbol, only by colour."""
     game = setup({"ann": "G+4 R+4", "ben": "G4"}, top="WR+4", color=Color.RED, rules=NM)

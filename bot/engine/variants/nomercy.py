@@ -65,6 +65,9 @@ NO_MERCY = Variant(
         "scoring": RuleOption(
             "one_hand", ("one_hand", "standard"), "No Mercy has no alternative scoring"
         ),
+        # Section 1.14.7: a voluntary draw is allowed; a table may refuse it ("must play if
+        # able", the C-sim default).
+        "must_play": RuleOption("off", ("off", "on")),
         # Section 1.3: draw until playable, then play that card, always.
         "draw_until_playable": RuleOption(
             True, (True,), _FIXED.format("you always draw until playable")

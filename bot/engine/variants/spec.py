@@ -16,8 +16,9 @@ from ..cards import Color, Face, Kind
 # The key of ``DeckSpec.sizes`` for a deck that no rule option chooses from.
 WHOLE_DECK = ""
 # RuleSet fields that only a variant declaring them in ``rule_options`` offers (UNO Junior's
-# level and friendly table): no other game has them, so no other start command shows them.
-OWN_OPTIONS = frozenset({"level", "catching"})
+# level and friendly table, No Mercy's "must play if able", RULES-VARIANTS.md 1.14.7): no other
+# game has them, so no other start command shows them.
+OWN_OPTIONS = frozenset({"level", "catching", "must_play"})
 
 
 @dataclass(frozen=True, eq=False)
