@@ -50,6 +50,7 @@ from .bot_load import (
     hand_buttons,
     make_settings,
     prepare_run,
+    start_command,
     untrack_bot_work,
 )
 
@@ -218,8 +219,8 @@ async def run_ai_load(
             recorder = Recorder()
             recorder.install(env)
             seats = [
-                Seat(channel, guild.add_member(env.create_user(f"p{index}")), command)
-                for index, guild, channel, command in game_channels(env, games)
+                Seat(channel, guild.add_member(env.create_user(f"p{index}")), start_command(played))
+                for index, guild, channel, played in game_channels(env, games)
             ]
             await env.settle()
             # Untracked before the lobbies open: SimCord's settling slows down with every

@@ -2,7 +2,9 @@
 
 The real ``UnoBot`` runs inside SimCord's simulated Discord, on one core, with the production
 settings (``table_edit_interval`` 1.0 s, turn timer 60 s). ``--games`` channels (100 per
-simulated guild) each hold a game of 2-4 players, half UNO Flip and half classic. The games are
+simulated guild) each hold a game of 2-4 players, half UNO Flip and half classic (with
+``--variant``, every game is that variant's, started by its own ``/uno <command> start``, and
+seats 2-4 within the variant's player range). The games are
 interleaved round-robin, one click per game per sweep, so the bot holds every session at once:
 the lobbies are opened and filled first, then ``--clicks`` clicks per game are timed. Each click
 is what the player would press next: Hand on the table when their hand is missing or out of
@@ -30,6 +32,7 @@ production, and the driver waits for each click's callback request instead of se
 
     .venv/bin/python -m bench.bot_load                      # 100 and 1,000 games, 2 min
     .venv/bin/python -m bench.bot_load --games 100 --clicks 5   # quick check
+    .venv/bin/python -m bench.bot_load --games 1000 --clicks 5 --hand-then-move --variant nomercy
 
 With ``--discord-window``, the bot's counted requests (those Discord's global limit counts) meet
 a stand-in that enforces it: each is held a random 10-150 ms on the way, counted on arrival,
@@ -81,6 +84,7 @@ from bot.client import UnoBot
 from bot.config import Settings
 from bot.engine import Game, Phase
 from bot.engine.events import Event
+from bot.engine.variants import VARIANTS, Variant
 from bot.public_messages import PublicMessages
 from bot.sessions import SAVE_WAIT, GameSession
 from bot.ui.cards import CardArt
@@ -536,6 +540,9 @@ class LoadResult:
     window: WindowedDiscord | None = None
     staleness: Staleness = field(default_factory=Staleness)
     token_requests: int = 0
+    variant: str | None = None  # every game's variant; None: half Flip, half classic
+    # The variants of the sessions live at the end, as the bot holds them (what was played).
+    live_variants: Counter[str] = field(default_factory=Counter)
 
     def first_response(self, kind: str = "") -> list[float]:
         """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
@@ -563,27 +570,44 @@ def make_settings(folder: Path, pictures: bool = True) -> Settings:
     )
 
 
-def game_channels(env: Any, games: int) -> Iterator[tuple[int, Any, Any, str]]:
-    """(index, guild, channel, start command) for ``games`` new channels, 100 per guild; even
-    channels play UNO Flip, odd ones classic."""
+def start_command(variant: Variant) -> str:
+    """The slash command that opens a lobby of ``variant``."""
+    return f"uno {variant.command} start"
+
+
+def game_channels(
+    env: Any, games: int, variant: str | None = None
+) -> Iterator[tuple[int, Any, Any, Variant]]:
+    """(index, guild, channel, variant) for ``games`` new channels, 100 per guild; every
+    channel plays ``variant`` when given, else even channels UNO Flip and odd ones classic."""
     guild = None
+    mix = (VARIANTS["flip"], VARIANTS["classic"])
     for index in range(games):
         if index % CHANNELS_PER_GUILD == 0:
             guild = env.create_guild(f"Guild {index // CHANNELS_PER_GUILD}")
         assert guild is not None
-        command = "uno flip start" if index % 2 == 0 else "uno classic start"
-        yield index, guild, guild.create_text_channel(f"uno-{index}"), command
+        played = VARIANTS[variant] if variant is not None else mix[index % 2]
+        yield index, guild, guild.create_text_channel(f"uno-{index}"), played
 
 
-async def build_tables(env: Any, games: int, rng: random.Random, ai_every: int = 0) -> list[Table]:
+def seat_range(variant: Variant, ai: bool) -> tuple[int, int]:
+    """The fewest and most people a table of ``variant`` seats here: 2-4, within the
+    variant's player range with room for the computer player when there is one."""
+    most = min(4, variant.max_players - ai)
+    return min(max(2, variant.min_players), most), most
+
+
+async def build_tables(
+    env: Any, games: int, rng: random.Random, ai_every: int = 0, variant: str | None = None
+) -> list[Table]:
     """``games`` channels over as many guilds as needed, each with 2-4 new members (and every
-    ``ai_every``-th a computer player too)."""
+    ``ai_every``-th a computer player too), playing ``variant`` (None: Flip and classic)."""
     tables: list[Table] = []
-    for index, guild, channel, command in game_channels(env, games):
-        seats = rng.randint(2, 4)
-        players = [guild.add_member(env.create_user(f"p{index}-{seat}")) for seat in range(seats)]
+    for index, guild, channel, played in game_channels(env, games, variant):
         ai = ai_every > 0 and index % ai_every == 0
-        tables.append(Table(env, channel, players, command, ai=ai))
+        seats = rng.randint(*seat_range(played, ai))
+        players = [guild.add_member(env.create_user(f"p{index}-{seat}")) for seat in range(seats)]
+        tables.append(Table(env, channel, players, start_command(played), ai=ai))
     await env.settle()
     return tables
 
@@ -638,6 +662,7 @@ async def run_load(
     trace_slow_ms: float | None = None,
     discord_window: bool = False,
     ai_every: int = 0,
+    variant: str | None = None,
 ) -> LoadResult:
     """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks; with
     ``memory``, also count what the live games cost (slow: it walks the whole heap); with
@@ -646,7 +671,8 @@ async def run_load(
     setting), drawn on ``picture_cpu`` when given (else on the bot's own pinned core); with
     ``trace_slow_ms``, what the event loop ran during each timed click slower than that; with
     ``discord_window``, counted requests meet a stand-in enforcing the global limit; with
-    ``ai_every``, every such table seats a computer player too."""
+    ``ai_every``, every such table seats a computer player too; with ``variant`` (a key of
+    ``VARIANTS``), every game is that variant's instead of half Flip and half classic."""
     rng = random.Random(seed)
     with (
         tempfile.TemporaryDirectory() as temp,
@@ -679,7 +705,7 @@ async def run_load(
             edits = EditWatch()
             bot.sessions.edits.on_start = edits.on_start
             sampler = asyncio.get_running_loop().create_task(edits.sample(bot))
-            tables = await build_tables(env, games, rng, ai_every)
+            tables = await build_tables(env, games, rng, ai_every, variant)
             untrack_bot_work(env)
             started = time.perf_counter()
             setup: list[Sample] = []
@@ -733,6 +759,9 @@ async def run_load(
             sampler.cancel()
             recorder.uninstall()
             errors = len(env.errors)
+            live_variants = Counter(
+                session.state.rules.variant for session in bot.sessions.by_channel.values()
+            )
             await bot.close()  # stops the timers and closes the store
             if heap is not None:
                 # What freezing kept: garbage in cycles among frozen objects.
@@ -759,6 +788,8 @@ async def run_load(
             window,
             staleness,
             token_requests,
+            variant,
+            live_variants,
         )
 
 
@@ -835,11 +866,14 @@ def summary(result: LoadResult) -> list[str]:
     clicks = len(result.samples)
     sweep = result.wall_s / result.clicks_per_game
     shown = f"pictures on, {result.pictures_drawn:,} drawn" if result.pictures else "pictures off"
+    live = ", ".join(f"{count:,} {key}" for key, count in result.live_variants.items())
     lines = [
-        f"**{result.games:,} games** ({shown}), {result.clicks_per_game} timed sweeps: {clicks:,} "
-        f"clicks ({result.moves:,} moves) in {result.wall_s:.1f} s, {clicks / result.wall_s:.0f} "
-        f"clicks/s, so each game got a turn every {sweep:.2f} s (lobbies: {result.setup_s:.1f} s "
-        f"before). Turn-timer auto-plays: {result.auto_plays}. Bot errors: {result.errors}.",
+        f"**{result.games:,} games** (live at the end: {live or 'none'}; {shown}), "
+        f"{result.clicks_per_game} timed sweeps: "
+        f"{clicks:,} clicks ({result.moves:,} moves) in {result.wall_s:.1f} s, "
+        f"{clicks / result.wall_s:.0f} clicks/s, so each game got a turn every {sweep:.2f} s "
+        f"(lobbies: {result.setup_s:.1f} s before). Turn-timer auto-plays: {result.auto_plays}. "
+        f"Bot errors: {result.errors}.",
         "",
         "| first response (gateway event to callback request) | clicks | figures |",
         "|---|---:|---|",
@@ -1047,6 +1081,12 @@ def main() -> None:
         metavar="N",
         help="every N-th table seats a computer player too (0: none)",
     )
+    parser.add_argument(
+        "--variant",
+        choices=list(VARIANTS),
+        default=None,
+        help="every game plays this variant (default: half UNO Flip, half classic, as before)",
+    )
     args = parser.parse_args()
     prepare_run(args.cpu)
     modes = {"on": [True], "off": [False], "both": [True, False]}[args.pictures]
@@ -1065,6 +1105,7 @@ def main() -> None:
                     trace_slow_ms=args.trace_slow,
                     discord_window=args.discord_window,
                     ai_every=args.ai_tables,
+                    variant=args.variant,
                 )
             )
             print("\n".join(["", *summary(result)]), flush=True)

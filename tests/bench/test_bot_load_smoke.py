@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bench.bot_load import run_load, summary
+from bench.bot_load import run_load, seat_range, summary
+from bot.engine.variants import VARIANTS
 
 
 async def test_two_games_are_played_by_clicks_and_every_click_is_answered() -> None:
@@ -51,3 +52,21 @@ async def test_counted_requests_meet_a_windowed_stand_in_and_staleness_is_measur
     assert result.staleness.clicks_s  # (the computer players' moves depend on the machine's pace)
     assert all(wait >= 0 for wait in result.staleness.clicks_s + result.staleness.others_s)
     assert any(line.startswith("| by clicks |") for line in summary(result))
+
+
+async def test_every_game_can_be_a_no_mercy_game() -> None:
+    """With variant "nomercy", every lobby is opened by /uno nomercy start and its clicks are
+    answered."""
+    result = await run_load(games=2, clicks_per_game=6, seed=7, pictures=False, variant="nomercy")
+    assert len(result.samples) == result.requests["interaction response"] == 12
+    assert result.moves > 0
+    assert result.errors == 0
+    assert set(result.live_variants) == {"nomercy"}
+    assert summary(result)[0].startswith("**2 games** (")
+
+
+def test_a_variant_seats_two_to_four_within_its_player_range() -> None:
+    """Junior (2-4 players) keeps a seat free for a computer player; No Mercy seats 2-4."""
+    assert seat_range(VARIANTS["junior"], ai=True) == (2, 3)
+    assert seat_range(VARIANTS["nomercy"], ai=True) == (2, 4)
+    assert seat_range(VARIANTS["nomercy"], ai=False) == (2, 4)
