@@ -543,6 +543,8 @@ class LoadResult:
     variant: str | None = None  # every game's variant; None: half Flip, half classic
     # The variants of the sessions live at the end, as the bot holds them (what was played).
     live_variants: Counter[str] = field(default_factory=Counter)
+    # Cards in each hand of the games live at the end (No Mercy's hands grow up to 24).
+    hand_sizes: list[int] = field(default_factory=list)
 
     def first_response(self, kind: str = "") -> list[float]:
         """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
@@ -759,9 +761,14 @@ async def run_load(
             sampler.cancel()
             recorder.uninstall()
             errors = len(env.errors)
-            live_variants = Counter(
-                session.state.rules.variant for session in bot.sessions.by_channel.values()
-            )
+            live = list(bot.sessions.by_channel.values())
+            live_variants = Counter(session.state.rules.variant for session in live)
+            hand_sizes = [
+                len(hand)
+                for session in live
+                if session.state.game is not None
+                for hand in session.state.game.hands
+            ]
             await bot.close()  # stops the timers and closes the store
             if heap is not None:
                 # What freezing kept: garbage in cycles among frozen objects.
@@ -790,6 +797,7 @@ async def run_load(
             token_requests,
             variant,
             live_variants,
+            hand_sizes,
         )
 
 
@@ -875,6 +883,8 @@ def summary(result: LoadResult) -> list[str]:
         f"(lobbies: {result.setup_s:.1f} s before). Turn-timer auto-plays: {result.auto_plays}. "
         f"Bot errors: {result.errors}.",
         "",
+        hand_summary(result.hand_sizes),
+        "",
         "| first response (gateway event to callback request) | clicks | figures |",
         "|---|---:|---|",
     ]
@@ -921,6 +931,16 @@ def summary(result: LoadResult) -> list[str]:
     if result.slow is not None:
         lines += ["", *result.slow.report()]
     return lines
+
+
+def hand_summary(sizes: list[int]) -> str:
+    """A markdown line on how many cards the hands of the live games held at the end."""
+    if not sizes:
+        return "Hands at the end: none in play."
+    return (
+        f"Hands at the end: {len(sizes):,} in play, mean {statistics.fmean(sizes):.1f} cards, "
+        f"largest {max(sizes)}, {sum(size >= 15 for size in sizes):,} of 15 cards or more."
+    )
 
 
 def memory_summary(games: int, heap: Memory) -> list[str]:

@@ -62,6 +62,7 @@ async def test_every_game_can_be_a_no_mercy_game() -> None:
     assert result.moves > 0
     assert result.errors == 0
     assert set(result.live_variants) == {"nomercy"}
+    assert any(line.startswith("Hands at the end:") for line in summary(result))
     assert summary(result)[0].startswith("**2 games** (")
 
 
