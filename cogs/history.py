@@ -537,10 +537,12 @@ class HistoryCog(commands.Cog):
         self.bot.add_dynamic_items(HistoryPageButton, MatchButton, ReplayButton)
 
     async def cog_unload(self) -> None:
-        """Take the commands and buttons away again."""
-        group = self._group()
-        group.remove_command("history")
-        group.remove_command("replay")
+        """Take the commands and buttons away again (the commands went already if the /uno
+        group was unloaded first, as it is when the bot closes)."""
+        group = self.bot.tree.get_command("uno")
+        if isinstance(group, app_commands.Group):
+            group.remove_command("history")
+            group.remove_command("replay")
         self.bot.remove_dynamic_items(HistoryPageButton, MatchButton, ReplayButton)
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import UTC, datetime
 from typing import Any
+
+import pytest
 
 from bot.client import UnoBot
 from bot.config import Settings
@@ -250,3 +253,15 @@ async def test_a_forgotten_player_is_a_former_player_and_the_replay_still_plays(
     replay = await ben.slash(world.channel, "uno replay", match=number)
     assert footer(replay.response).startswith("Step 1 of ")
     assert "anna" not in embed_text(replay.response)
+
+
+async def test_the_history_unloads_after_the_uno_group(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Closing the bot may unload the /uno group first: the history then unloads without an
+    error (discord.py only logs one), and it is gone."""
+    await world.bot.unload_extension("cogs.uno")
+    with caplog.at_level(logging.ERROR):
+        await world.bot.unload_extension("cogs.history")
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert world.bot.get_cog("HistoryCog") is None
