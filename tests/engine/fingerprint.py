@@ -198,6 +198,21 @@ def play_match(seed: int, print_: Fingerprint) -> None:
         print_.add([game.legal_moves(p) for p in game.players])
 
 
+def play_to_the_end(game: Game, seed: int, print_: Fingerprint, next_round: str) -> None:
+    """Play ``game`` to its match's end with the seeded random agent, hashing every step
+    (player, move, events, every seat's legal moves, the saved state); each new round is
+    hashed under ``next_round``. The fingerprints of the newer variants share it."""
+    agent = RandomAgent(seed)
+    while game.phase is not Phase.MATCH_OVER:
+        if game.phase is Phase.ROUND_OVER:
+            print_.add(next_round, agent.next_round(game))
+            continue
+        player, move, events = agent.step(game)
+        print_.add(player, move, events, [game.legal_moves(p) for p in game.players])
+        print_.add(dump(game))
+        print_.moves += 1
+
+
 def current_player_step(game: Game, rng: random.Random, eager: bool) -> Sequence[object]:
     """The bench's agent: the current player picks among its legal moves (a card first if
     ``eager``); returns what to hash."""

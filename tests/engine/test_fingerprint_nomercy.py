@@ -7,10 +7,9 @@ the same commit and say why.
 
 from __future__ import annotations
 
-from bot.engine import Game, Phase, RuleSet
-from bot.engine.simulate import RandomAgent
+from bot.engine import Game, RuleSet
 
-from .fingerprint import Fingerprint, dump
+from .fingerprint import Fingerprint, play_to_the_end
 
 GAMES = 24
 RECORDED = "a1ec843080fdc64eaa01835931bb96ee9144d1b7f77f2da382ee50845b450d98"
@@ -24,15 +23,7 @@ def no_mercy_fingerprint(games: int) -> Fingerprint:
         rules = scored if seed % 2 else RuleSet(variant="nomercy")
         game, events = Game.start([f"p{i}" for i in range(2 + seed % 5)], rules, seed)
         print_.add(rules, events)
-        agent = RandomAgent(seed)
-        while game.phase is not Phase.MATCH_OVER:
-            if game.phase is Phase.ROUND_OVER:
-                print_.add("next hand", agent.next_round(game))
-                continue
-            player, move, events = agent.step(game)
-            print_.add(player, move, events, [game.legal_moves(p) for p in game.players])
-            print_.add(dump(game))
-            print_.moves += 1
+        play_to_the_end(game, seed, print_, "next hand")
     return print_
 
 
