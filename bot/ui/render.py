@@ -550,12 +550,12 @@ def _final_hand_text(
 
 
 def _again_footer(lang: Lang, variant: str) -> str:
-    """How to start another game: Flip and classic name each other (the footer they always
-    had); another variant names its own start command, in the reader's language."""
-    if variant in ("flip", "classic"):
-        return t(lang, "match.footer")
-    keys = ("cmd.uno.name", f"cmd.uno.{variant}.name", f"cmd.uno.{variant}.start.name")
-    return t(lang, "match.footer.variant", command="/" + " ".join(t(lang, key) for key in keys))
+    """How to start another game, as the variant's entry words it (its own start command, in
+    the reader's language)."""
+    entry = variant_entry(variant)
+    command = entry.command
+    keys = ("cmd.uno.name", f"cmd.uno.{command}.name", f"cmd.uno.{command}.start.name")
+    return t(lang, entry.words.again, command="/" + " ".join(t(lang, key) for key in keys))
 
 
 def round_over_message(table: Table, view: PlayerView, match_over: bool, lang: Lang) -> Rendered:

@@ -47,6 +47,7 @@ CLASSIC = Variant(
         summary="summary.variant.classic",
         rules="rules.classic",
         rules_sections=("turn", "cards", "challenge", "uno", "scoring", "house"),
+        again="match.footer",
     ),
     art="classic",
     rule_options={

@@ -48,6 +48,7 @@ FLIP = Variant(
         summary="summary.variant.flip",
         rules="rules.flip",
         rules_sections=("turn", "light", "dark", "flip", "challenge", "uno", "scoring", "house"),
+        again="match.footer",
     ),
     art="flip",
     rule_options={

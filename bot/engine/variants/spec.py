@@ -85,6 +85,9 @@ class VariantWords:
     # and "<rules>.<section>.body" for each of ``rules_sections``.
     rules: str
     rules_sections: tuple[str, ...]
+    # The finished match's footer, how to start another game (given {command}, this variant's
+    # own start command); Flip and classic keep the footer that names them both.
+    again: str = "match.footer.variant"
 
 
 @dataclass(frozen=True, eq=False)
