@@ -216,7 +216,7 @@ class EditBudget:
         self._refilled = float("-inf")
         self._order = itertools.count()
         # The one pending wake-up of the scheduler (no task waits between edits) and its time.
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.Handle | None = None
         self._timer_at = float("inf")
         self._edits: set[asyncio.Task[None]] = set()
         # One-off calls waiting for the budget, in request order: (requested at, call).
@@ -340,7 +340,11 @@ class EditBudget:
             return
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = asyncio.get_running_loop().call_at(when, self._pump)
+        loop = asyncio.get_running_loop()
+        # Due now: the next turn of the loop, not a timer (a timer at this very instant is the
+        # same thing to asyncio, but a virtual clock may hold it back while time advances).
+        due = when <= loop.time()
+        self._timer = loop.call_soon(self._pump) if due else loop.call_at(when, self._pump)
         self._timer_at = when
 
     def _pump(self) -> None:
