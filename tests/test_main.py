@@ -194,6 +194,7 @@ def test_the_engine_line_comes_first_even_without_a_token(folder: Path) -> None:
     assert result.stdout.splitlines()[0].split(" bot: ", 1)[1].startswith("engine: ")
 
 
+@pytest.mark.slow
 def test_a_debug_log_keeps_other_libraries_at_info(folder: Path) -> None:
     """``log_level = "debug"``: the bot's DEBUG lines, none of aiosqlite's or discord.py's."""
     code = (
@@ -209,6 +210,7 @@ def test_a_debug_log_keeps_other_libraries_at_info(folder: Path) -> None:
     assert "theirs" not in result.stdout
 
 
+@pytest.mark.slow
 def test_a_metrics_port_in_use_is_one_line_before_login(folder: Path) -> None:
     """metrics_port on a port another program listens on: one line naming it, status 2,
     before any network."""
@@ -222,6 +224,7 @@ def test_a_metrics_port_in_use_is_one_line_before_login(folder: Path) -> None:
     refused_before_login(result)
 
 
+@pytest.mark.slow
 def test_check_runs_the_start_up_checks_and_stops(folder: Path) -> None:
     """``unoflip check``: the engine line, the database checked, status 0, nothing left."""
     result = run_bot(
@@ -233,6 +236,7 @@ def test_check_runs_the_start_up_checks_and_stops(folder: Path) -> None:
     assert snapshot(folder) == {}
 
 
+@pytest.mark.slow
 def test_db_path_naming_a_directory(folder: Path) -> None:
     """UNO_DB_PATH naming a folder is refused before logging in."""
     (folder / "data").mkdir()
@@ -243,6 +247,7 @@ def test_db_path_naming_a_directory(folder: Path) -> None:
     assert snapshot(folder) == {"data": "dir"}
 
 
+@pytest.mark.slow
 def test_db_path_under_a_file(folder: Path) -> None:
     """A parent of UNO_DB_PATH that is a file is named."""
     (folder / "data").write_text("not a folder")
@@ -254,6 +259,7 @@ def test_db_path_under_a_file(folder: Path) -> None:
     assert snapshot(folder) == before
 
 
+@pytest.mark.slow
 def test_db_path_from_the_config_file_is_named_by_its_key(folder: Path) -> None:
     """db_path set in config.toml is named as the file's key, not as UNO_DB_PATH."""
     (folder / "config.toml").write_text(f'discord_token = "{FAKE_TOKEN}"\ndb_path = "."\n')
@@ -278,6 +284,7 @@ def other_user() -> tuple[str, ...] | None:
     return prefix
 
 
+@pytest.mark.slow
 def test_db_folder_the_user_cannot_write() -> None:
     """A folder owned by another user (a bind mount) is named, with both uids."""
     prefix = other_user()
@@ -315,6 +322,7 @@ def make_database(path: Path) -> None:
     asyncio.run(create())
 
 
+@pytest.mark.slow
 def test_a_file_of_garbage_is_reported_as_corrupt_and_left_untouched(folder: Path) -> None:
     """A database file of random bytes: one line saying how to recover; the file is unchanged."""
     (folder / "uno.db").write_bytes(os.urandom(8192))
@@ -437,6 +445,7 @@ def test_a_full_disk_with_an_existing_database_is_one_line(folder: Path, full_di
     assert snapshot(full_disk) == before
 
 
+@pytest.mark.slow
 def test_uno_config_naming_a_missing_file(folder: Path) -> None:
     """UNO_CONFIG naming nothing is an error, not silently ignored."""
     result = run_bot(folder, DISCORD_TOKEN=FAKE_TOKEN, UNO_CONFIG="nope.toml")
@@ -444,6 +453,7 @@ def test_uno_config_naming_a_missing_file(folder: Path) -> None:
     assert snapshot(folder) == {}
 
 
+@pytest.mark.slow
 def test_uno_config_naming_a_directory(folder: Path) -> None:
     """UNO_CONFIG naming a folder is an error."""
     (folder / "conf").mkdir()
@@ -463,6 +473,7 @@ def test_a_config_toml_that_is_a_directory(folder: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_toml_syntax_error_names_the_file_and_the_line(folder: Path) -> None:
     """A broken config file is named with the position TOML reports."""
     (folder / "config.toml").write_text(f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = \n')
@@ -472,6 +483,7 @@ def test_a_toml_syntax_error_names_the_file_and_the_line(folder: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_bad_value_in_the_file_names_the_file_key(folder: Path) -> None:
     """turn_timeout out of range in the file names turn_timeout in that file, with the range."""
     config = folder / "settings.toml"
@@ -483,6 +495,7 @@ def test_a_bad_value_in_the_file_names_the_file_key(folder: Path) -> None:
     assert "UNO_TURN_TIMEOUT" not in line
 
 
+@pytest.mark.slow
 def test_a_bad_value_in_the_environment_names_the_variable(folder: Path) -> None:
     """The environment wins over the file, so its variable is the one named."""
     (folder / "config.toml").write_text(f'discord_token = "{FAKE_TOKEN}"\nturn_timeout = 60\n')
@@ -492,6 +505,7 @@ def test_a_bad_value_in_the_environment_names_the_variable(folder: Path) -> None
     assert "(got '3600'; allowed 15 to 600)" in line
 
 
+@pytest.mark.slow
 def test_an_unknown_uno_variable_gets_one_warning_with_the_closest_name(folder: Path) -> None:
     """A misspelt variable is named with the one meant, once, and the start goes on."""
     (folder / "data").mkdir()
@@ -505,6 +519,7 @@ def test_an_unknown_uno_variable_gets_one_warning_with_the_closest_name(folder: 
     assert "UNO_DB_PATH is data, which is a directory" in the_one_line(result, 2)
 
 
+@pytest.mark.slow
 def test_an_unreachable_postgresql_is_one_line_naming_db_url(folder: Path) -> None:
     """UNO_DB_URL naming a PostgreSQL server that does not answer: retried (one log line per
     attempt) as a transient outage, then one line naming the setting and the server (no

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.bot_load import run_load, seat_range, summary
 from bot.engine.variants import VARIANTS
+
+# A bench's smoke run builds its whole world: the full run (CI) only, not the quick run.
+pytestmark = pytest.mark.slow
 
 
 async def test_two_games_are_played_by_clicks_and_every_click_is_answered() -> None:

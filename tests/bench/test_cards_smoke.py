@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.cards import time_faces, time_tables
 from bot.ui.cards import MAX_BYTES
+
+# A bench's smoke run builds its whole world: the full run (CI) only, not the quick run.
+pytestmark = pytest.mark.slow
 
 
 def test_face_timings_and_cache_hits_are_reported() -> None:

@@ -7,6 +7,9 @@ import pytest
 from bench.fencing import main
 from tests.store.conftest import SERVER_URL, postgres_server  # noqa: F401 (fixture)
 
+# A bench's smoke run builds its whole world: the full run (CI) only, not the quick run.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.usefixtures("postgres_server")
 async def test_both_stores_report_both_writes() -> None:

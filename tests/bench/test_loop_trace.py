@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bench.bot_load import run_load, summary
 from bench.loop_trace import LoopTrace
 
@@ -44,6 +46,7 @@ async def test_long_callbacks_are_named_with_their_cpu_time() -> None:
     assert asyncio.events.Handle._run.__name__ == "_run"  # put back
 
 
+@pytest.mark.slow
 async def test_the_bench_traces_every_click_slower_than_the_threshold() -> None:
     """With a threshold of 0 ms every timed click gets a window, each move's showing its wait
     for the save, and the report lists them."""

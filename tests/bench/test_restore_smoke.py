@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.restore import run, summary
+
+# A bench's smoke run builds its whole world: the full run (CI) only, not the quick run.
+pytestmark = pytest.mark.slow
 
 
 async def test_every_saved_game_and_lobby_is_restored_and_timed() -> None:

@@ -7,6 +7,9 @@ import pytest
 from bench.store import main
 from tests.store.conftest import SERVER_URL, postgres_server  # noqa: F401 (fixture)
 
+# A bench's smoke run builds its whole world: the full run (CI) only, not the quick run.
+pytestmark = pytest.mark.slow
+
 TINY = ["--rows", "2000", "--servers", "5", "--samples", "20", "--writers", "2"]
 FIGURES = (
     "guild leaderboard page: p50",

@@ -52,6 +52,7 @@ def test_missing_token_exits_2_with_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr + result.stdout
 
 
+@pytest.mark.slow
 def test_malformed_token_exits_2(tmp_path: Path) -> None:
     """A token that is not three dot-separated parts is refused before connecting."""
     result = run_bot(tmp_path, DISCORD_TOKEN="not-a-token")
@@ -67,6 +68,7 @@ def use_config(monkeypatch: pytest.MonkeyPatch, config: Path, text: str) -> Path
     return config
 
 
+@pytest.mark.slow
 def test_bad_setting_names_the_setting(tmp_path: Path) -> None:
     """A bad number names its environment variable and exits 2."""
     result = run_bot(tmp_path, DISCORD_TOKEN=FAKE_TOKEN, UNO_TURN_TIMEOUT="soon")

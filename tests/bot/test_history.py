@@ -225,6 +225,7 @@ async def test_a_page_of_another_server_is_refused(world: World) -> None:
     assert "not one of this server's" in str(result.response.content)
 
 
+@pytest.mark.slow
 async def test_a_live_match_offers_its_finished_rounds_only(world: World) -> None:
     """While a match goes on, its scored round replays and the round being played does not."""
     table = Table(world, 2)

@@ -31,6 +31,7 @@ async def test_all_wild_is_played_to_the_end_by_clicks(world: World) -> None:
     assert "wins the game" in embed_text(table.public)
 
 
+@pytest.mark.slow
 async def test_junior_is_played_to_the_end_by_clicks(world: World) -> None:
     """A game of Junior is played only by clicks: the first player out wins it."""
     table = Table(world, 3)

@@ -213,6 +213,7 @@ class RateLimitedHost:
         return discord.PartialEmoji(name=name, id=len(self.created))
 
 
+@pytest.mark.slow
 async def test_an_emoji_upload_refused_with_a_429_waits_and_goes_on(tmp_path: Any) -> None:
     """A 429 on an emoji upload costs a wait, not the card pictures: every emoji is made and
     none falls back to colour emoji."""

@@ -164,6 +164,7 @@ async def test_a_full_round_by_clicks_survives_a_restart_midway(
 # ---------------------------------------------------------------------- lobbies
 
 
+@pytest.mark.slow
 async def test_a_lobby_survives_a_restart_and_its_old_buttons_work(
     world: World, settings: Settings
 ) -> None:

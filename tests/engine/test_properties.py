@@ -261,6 +261,7 @@ def test_views_never_show_another_players_active_side(
                 assert_view_hides_other_sides(game, player)
 
 
+@pytest.mark.slow
 @given(seed=SEEDS)
 @settings(max_examples=5, derandomize=True, deadline=None, phases=NO_SHRINKING)
 def test_ten_player_flip_state_fits_in_64_kb(seed: int) -> None:

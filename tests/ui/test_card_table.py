@@ -155,6 +155,7 @@ def test_letters_the_bundled_font_lacks_fall_back_to_plain_letters() -> None:
     assert drawable("José Łukasz Øre", font(26)) == "Jose Lukasz Ore"
 
 
+@pytest.mark.slow
 def test_after_warming_no_table_draws_a_card(tmp_path: Path) -> None:
     """warm() draws every card a table uses; from disk, a restarted bot draws none at all."""
     art = CardArt(tmp_path)

@@ -58,7 +58,7 @@ def wait_until_gone(pids: list[int]) -> list[int]:
     return running
 
 
-@pytest.mark.parametrize("how", ["bot", "watch_only"])
+@pytest.mark.parametrize("how", ["bot", pytest.param("watch_only", marks=pytest.mark.slow)])
 def test_the_drawing_process_ends_when_the_bot_is_killed(how: str) -> None:
     """SIGKILL the process that started the drawing process: neither the drawing process nor
     the resource tracker is left running."""

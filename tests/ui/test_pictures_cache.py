@@ -31,6 +31,7 @@ async def test_a_picture_is_drawn_once_per_change_and_old_ones_are_let_go(
     assert first.shows is None and first.png == b""
 
 
+@pytest.mark.slow
 async def test_closing_calls_off_the_warm_up_and_leaves_nothing_running(tmp_path: Path) -> None:
     """close() right after start: the warm-up's pieces not yet started are called off, and
     the rest has ended when close() returns, so nothing writes into the folder after it (a
