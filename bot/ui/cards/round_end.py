@@ -226,10 +226,12 @@ class _Layout:
 
     def _cell_height(self, hand: HandShown, lines: list[list[_Pile]]) -> int:
         body = len(lines) * (self.card + LABEL_ROW + LINE_GAP)
-        if hand.winner:
+        if hand.winner and not hand.cards:
             body += NOTE_ROW
-        elif hand.knocked_out:
-            body += 2 * NOTE_ROW  # the badge, then the cards set aside on a line of their own
+        elif hand.winner or hand.knocked_out:
+            # The badge, then the award (a winner still holding cards: No Mercy's last one in)
+            # or the cards set aside on a line of their own: beside it, a narrow cell cuts them.
+            body += 2 * NOTE_ROW
         return NAME_ROW + body + CURRENT_RING
 
     def cell(self, index: int) -> tuple[int, int, int, int]:
@@ -272,12 +274,14 @@ def render_round_end(
     middle = TITLE_ROW // 2 + 2
     title_width = WIDTH - 2 * PAD
     if words.side:
+        # The side gets what the title leaves (the title is short: "Round 12").
+        room = title_width - round(name_font(TITLE_WORD).getlength(words.title)) - 2 * PAD
         side_width = _word(
             draw,
             (WIDTH - PAD, middle),
             words.side,
             WORD,
-            title_width // 2,
+            max(room, title_width // 2),
             theme.muted,
             "rm",
             theme.stroke,
@@ -349,7 +353,7 @@ def _seat(
         total = f"Σ {hand.total}"
         _text(draw, (right, row), total, face, theme.text, "rm", theme.stroke)
         right -= round(face.getlength(total)) + 8
-    if hand.awarded:
+    if hand.awarded and not (hand.winner and hand.cards):  # that winner's award: in the note
         right = _badge(draw, right, row, f"+{hand.awarded}", AWARDED, right - left) - 8
     fallback = words.player.format(number=index + 1)
     label = safe_name(hand.name, face, right - left, fallback)
@@ -409,9 +413,10 @@ def _note(
     row = top + NOTE_ROW // 2
     room = right - left
     if hand.winner:
-        _badge_left(
-            draw, left, row, words.went_out if not hand.cards else words.last_in, WINNER, room
-        )
+        badge = words.went_out if not hand.cards else words.last_in
+        _badge_left(draw, left, row, badge, WINNER, room)
+        if hand.cards and hand.awarded:
+            _badge_left(draw, left, row + NOTE_ROW, f"+{hand.awarded}", AWARDED, room)
         return
     _badge_left(draw, left, row, words.knocked_out, KNOCKED, room)
     aside = words.set_aside[index] if index < len(words.set_aside) else ""
