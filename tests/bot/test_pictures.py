@@ -13,8 +13,8 @@ import pytest
 
 from bot.client import UnoBot
 from bot.config import Settings
-from bot.ui import pictures
 from bot.engine import Phase
+from bot.ui import pictures
 from bot.ui.cards import MAX_BYTES, RoundEndPicture
 from bot.ui.cards.emoji import EMOJI_VERSION
 

@@ -94,7 +94,8 @@ def seat_texts(report: DrawnReport, index: int) -> list[str]:
 
 
 def card_points_drawn(texts: list[str]) -> Counter[int]:
-    """The points under a seat's cards, one per card ("3×20" is three cards of 20)."""
+    """The points under a seat's cards, one per card (a pile labelled 3, times sign, 20 is
+    three cards of 20)."""
     points: Counter[int] = Counter()
     for text in texts:
         found = PILE.fullmatch(text)
@@ -247,6 +248,16 @@ def test_the_biggest_round_end_stays_under_the_size_limit(palette: Palette) -> N
     png = round_end_png(picture, CardArt(palette=palette), round_end_words(ENGLISH, picture))
     assert 0 < len(png) <= MAX_BYTES
     assert Image.open(io.BytesIO(png)).width == 600
+
+
+def test_a_picture_past_the_desktop_box_stays_readable_on_a_phone() -> None:
+    """Ten long hands need more than MAX_HEIGHT (docs/pictures.md says so): the phone, which
+    fits the picture by its width, still shows every word at 12 px or more."""
+    picture = long_hands("classic", 10, 25)
+    image, report = drawn(picture)
+    assert image.height > MAX_HEIGHT
+    width, _ = DISPLAY_BOXES["phone"]
+    assert min(text.size for text in report.texts) * width / image.width >= READABLE_PX
 
 
 @pytest.mark.parametrize("lang", languages())
