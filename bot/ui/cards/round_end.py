@@ -51,11 +51,12 @@ MAX_HEIGHT = 25 * WORD
 TITLE_ROW = 40  # "Round 3" and, in Flip, the side that was scored
 TITLE_WORD = 32
 NAME_ROW = 36  # a seat's name, its awarded points and its hand's total
-LABEL_ROW = 30  # the points under a card
-LINE_GAP = 4  # between lines of cards
+LABEL_ROW = 28  # the points under a card
+LINE_GAP = 2  # between lines of cards
 ROW_GAP = 4  # between rows of seats
 NOTE_ROW = 40  # the winner's badge and award; a knocked-out seat's badge, its cards set aside
-CARD_GAP = 6  # between cards (or piles of cards) side by side
+CARD_GAP = 4  # between cards (or piles of cards) side by side
+LABEL_GAP = 12  # at least this between two labels, so "50" and "3×20" never read as "503×20"
 PILE_STEP = 0.42  # a pile's cards overlap down to this share of a card's width (the corner)
 WINNER: RGB = (40, 140, 70)  # the winner's ring and badge
 AWARDED: RGB = (30, 110, 55)  # the badge of points the round awarded
@@ -154,15 +155,19 @@ class _Pile:
 
 @dataclass(frozen=True, slots=True)
 class _Arrangement:
-    """One way of laying the hands out: columns of seats, card height, cards piled or not."""
+    """One way of laying the hands out: columns of seats, card height, cards piled or not, and
+    whether each seat goes under the shorter column (``stacked``) rather than in rows."""
 
     columns: int
     card: int
     piled: bool
+    stacked: bool = False
 
 
 # The arrangements tried, roomiest first: big cards each with its own number; smaller ones;
-# then cards of equal points piled under one label.
+# then cards of equal points piled under one label; last, seats stacked down two columns, so
+# a short hand beside a long one leaves no hole (many players: the seats read left, right,
+# then under whichever column is shorter).
 ARRANGEMENTS = (
     _Arrangement(1, 84, False),
     _Arrangement(2, 84, False),
@@ -170,7 +175,9 @@ ARRANGEMENTS = (
     _Arrangement(2, 63, False),
     _Arrangement(2, 63, True),
     _Arrangement(2, 48, True),
-    _Arrangement(2, 40, True),
+    _Arrangement(2, 48, True, stacked=True),
+    _Arrangement(2, 40, True, stacked=True),
+    _Arrangement(2, 34, True, stacked=True),
 )
 
 
@@ -183,18 +190,28 @@ class _Layout:
         self.card = arrangement.card
         self.card_width = round(self.card / CARD_RATIO)
         self.cell_width = (WIDTH - 2 * PAD - (self.columns - 1) * PAD) // self.columns
-        self.inner = self.cell_width - 2 * CURRENT_RING - 8
+        self.inner = self.cell_width - 2 * CURRENT_RING - 4
         self.lines = [self._wrap(self._piles(hand, arrangement.piled)) for hand in picture.hands]
-        count = len(picture.hands)
-        rows = -(-count // self.columns)
-        self.row_heights = [
-            max(
-                self._cell_height(picture.hands[i], self.lines[i])
-                for i in range(r * self.columns, min(count, (r + 1) * self.columns))
-            )
-            for r in range(rows)
+        heights = [
+            self._cell_height(hand, lines)
+            for hand, lines in zip(picture.hands, self.lines, strict=True)
         ]
-        self.height = TITLE_ROW + sum(self.row_heights) + ROW_GAP * rows + PAD // 2
+        self.cells: list[tuple[int, int, int, int]] = []
+        tops = [TITLE_ROW] * self.columns
+        for index, height in enumerate(heights):
+            if arrangement.stacked:
+                column = min(range(self.columns), key=lambda c: (tops[c], c))
+            else:
+                column = index % self.columns
+                if column == 0:  # a new row starts under the tallest cell of the last
+                    tops = [max(tops)] * self.columns
+                # Every cell of a row is as tall as its tallest.
+                row = heights[index - column : index - column + self.columns]
+                height = max(row)
+            x = PAD + column * (self.cell_width + PAD)
+            self.cells.append((x, tops[column], self.cell_width, height))
+            tops[column] += height + ROW_GAP
+        self.height = max(tops) - ROW_GAP + PAD // 2
 
     def _piles(self, hand: HandShown, piled: bool) -> list[_Pile]:
         piles = []
@@ -210,7 +227,7 @@ class _Layout:
             label = str(points) if len(faces) == 1 else f"{len(faces)}×{points}"
             width = round(face.getlength(label))
             spread = self.card_width + (len(faces) - 1) * step
-            piles.append(_Pile(faces, points, label, max(width, spread)))
+            piles.append(_Pile(faces, points, label, max(width + LABEL_GAP - CARD_GAP, spread)))
         return piles
 
     def _wrap(self, piles: list[_Pile]) -> list[list[_Pile]]:
@@ -236,10 +253,7 @@ class _Layout:
 
     def cell(self, index: int) -> tuple[int, int, int, int]:
         """The (x, y, width, height) of seat ``index``'s cell."""
-        row, column = divmod(index, self.columns)
-        x = PAD + column * (self.cell_width + PAD)
-        y = TITLE_ROW + sum(self.row_heights[:row]) + ROW_GAP * row
-        return x, y, self.cell_width, self.row_heights[row]
+        return self.cells[index]
 
 
 def choose_layout(picture: RoundEndPicture) -> _Layout:
