@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from bot.engine import Game, RuleSet, public_view
-from bot.engine.cards import Side
+from bot.engine.cards import Face, Side
 from bot.engine.decks import deck_of
 from bot.engine.game import TERMINAL_PHASES
 from bot.engine.simulate import RandomAgent, play_round
@@ -58,7 +58,7 @@ def ended(variant: str, players: int, seed: int) -> Game:
     return game
 
 
-def final_hands(game: Game) -> list[tuple[str, list, int]]:  # type: ignore[type-arg]
+def final_hands(game: Game) -> list[tuple[str, list[Face], int]]:
     """Every seat's hand as the table's ``final_hands()`` gives it."""
     return [
         (p, [game.face(c) for c in game.hands[s]], game.hand_points(p))
