@@ -9,6 +9,8 @@ through CardArt from memory and from a disk folder a new CardArt opens. Tables: 
 classic at 2, 4 and 10 players, with dealt hands (7 cards) and with every hand 42 cards (a
 worst case past what one deck allows, so it bounds the picture), long names included; time to
 render and encode the PNG with the card cache warm, and the PNG's size (limit 100 KB).
+Round ends (issue 32): the round-end picture of a seeded round played to its end by random
+moves at 4 and 10 players (Flip and classic), every hand face up with each card's points.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from bot.engine import Game, RuleSet, public_view
 from bot.engine.cards import Color, Face, Kind, Side
 from bot.engine.decks import deck_of
+from bot.engine.simulate import RandomAgent, play_round
 from bot.engine.variants import variant as variant_entry
 from bot.ui.cards import (
     CARD_HEIGHT,
@@ -33,15 +37,19 @@ from bot.ui.cards import (
     STANDARD,
     CardArt,
     PictureWords,
+    RoundEndPicture,
+    RoundEndWords,
     SeatPicture,
     TablePicture,
     all_faces,
     draw_emoji,
     draw_face,
+    round_end_picture,
+    round_end_png,
     table_png,
 )
 from bot.ui.i18n import ENGLISH
-from bot.ui.words import picture_words
+from bot.ui.words import picture_words, round_end_words
 
 NAMES = ("Alice", "Ben", "Chiara", "Dmitri", "Eve", "Farouk", "Grete", "Hiro", "Ines", "J" * 40)
 
@@ -161,6 +169,45 @@ def time_tables(repeats: int, clock: Clock = time.perf_counter) -> list[TableRow
     return rows
 
 
+def sample_round_end(variant_key: str, players: int, seed: int = 1) -> RoundEndPicture:
+    """A seeded round played by random moves to its end, as the round-end picture reads it."""
+    game = Game.new([f"p{i}" for i in range(players)], RuleSet(variant=variant_key), seed)
+    play_round(game, RandomAgent(seed))
+    hands = [
+        (player, [game.face(card) for card in game.hands[seat]], game.hand_points(player))
+        for seat, player in enumerate(game.players)
+    ]
+    return round_end_picture(public_view(game), hands, lambda player: NAMES[int(player[1:])])
+
+
+def time_round_ends(repeats: int, clock: Clock = time.perf_counter) -> list[TableRow]:
+    """Render and encode round-end pictures (4 and 10 players) ``repeats`` times each; the
+    cards column is every card left in all hands."""
+    _time = _timer(clock)
+    rows = []
+    for variant in ("flip", "classic"):
+        for players in (4, 10):
+            picture = sample_round_end(variant, players)
+            words = round_end_words(ENGLISH, picture)
+            art = CardArt()
+            png = b""
+
+            def render(
+                picture: RoundEndPicture = picture,
+                art: CardArt = art,
+                words: RoundEndWords = words,
+            ) -> None:
+                nonlocal png
+                png = round_end_png(picture, art, words)
+
+            cold = _time(render)
+            warm = [_time(render) for _ in range(repeats)]
+            p50, p99, _ = _ms(warm)
+            cards = sum(len(hand.cards) for hand in picture.hands)
+            rows.append(TableRow(variant, players, cards, cold * 1000, p50, p99, len(png)))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print the face and table figures as Markdown tables."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -182,6 +229,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"| Table | players | cards each | cold ms | p50 ms | p99 ms | {limit} |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for row in time_tables(args.repeats, clock):
+        print(
+            f"| {row.variant} | {row.players} | {row.cards} | {row.cold_ms:.1f} | "
+            f"{row.p50_ms:.1f} | {row.p99_ms:.1f} | {row.size:,} |"
+        )
+    print()
+    print(f"| Round end | players | cards left | cold ms | p50 ms | p99 ms | {limit} |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for row in time_round_ends(args.repeats, clock):
         print(
             f"| {row.variant} | {row.players} | {row.cards} | {row.cold_ms:.1f} | "
             f"{row.p50_ms:.1f} | {row.p99_ms:.1f} | {row.size:,} |"

@@ -26,7 +26,7 @@ import discord
 
 from bot.edits import EditBudget, TokenAllowance
 from bot.engine import public_view
-from bot.engine.game import TERMINAL_PHASES
+from bot.engine.game import TERMINAL_PHASES, Phase
 from bot.table import TableState
 from bot.ui import render
 from bot.ui.i18n import Lang, t
@@ -34,6 +34,9 @@ from bot.ui.pictures import PICTURE_URL, LastPicture, Pictures, picture_file
 from bot.ui.respond import Interaction, edit_in_place
 
 log = logging.getLogger(__name__)
+
+# The phases whose picture is the round's end (the hands counted), not the live table.
+ROUND_END_PHASES = frozenset({Phase.ROUND_OVER, Phase.MATCH_OVER})
 
 # The public message pings the players it names (whose turn it is), nobody else; one object
 # for every send (discord.py only reads it).
@@ -437,25 +440,40 @@ class PublicMessages:
             return shown, None
         state = session.state
         assert state.game is not None
-        png = await self._pictures.table_png(
-            public_view(state.game),
-            state.name,
-            state.options.palette,
-            self._picture,
-            session.lang,
-            state.last_events,
-        )
+        view = public_view(state.game)
+        if state.game.phase in ROUND_END_PHASES:
+            # The hands left, face up and counted, in place of the live table.
+            png = await self._pictures.round_end_png(
+                view,
+                state.final_hands(),
+                state.name,
+                state.options.palette,
+                self._picture,
+                session.lang,
+            )
+        else:
+            png = await self._pictures.table_png(
+                view,
+                state.name,
+                state.options.palette,
+                self._picture,
+                session.lang,
+                state.last_events,
+            )
         if png is not None:
             shown.embed.set_image(url=PICTURE_URL)
         return shown, png
 
     def _shows_picture(self) -> bool:
-        """Whether the public message shows a table picture now (not with pictures off, in a
-        lobby, at a round's or game's end). A plain check: the click's in-place answer asks
-        it, and building the public view there would be wasted."""
+        """Whether the public message shows a picture now: the table, or at a round's end the
+        hands counted (not with pictures off, in a lobby, or once a game was abandoned). A plain
+        check: the click's in-place answer asks it, and building the public view there would
+        be wasted."""
         state = self._session.state
         game = state.game
-        return state.options.pictures and game is not None and game.phase not in TERMINAL_PHASES
+        if not state.options.pictures or game is None:
+            return False
+        return game.phase not in TERMINAL_PHASES or game.phase in ROUND_END_PHASES
 
     @staticmethod
     def _changes(shown: render.Rendered, png: bytes | None) -> dict[str, Any]:

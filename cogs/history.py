@@ -22,7 +22,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot.client import UnoBot
-from bot.engine import RuleSet
+from bot.engine import RuleSet, public_view
 from bot.engine.replay import RULES_VERSION, ReplayError, replay_round
 from bot.store.repositories.history import HistoryPage, HistoryRound, MatchHistory
 from bot.table import TableState
@@ -41,6 +41,7 @@ from bot.ui.history import (
 )
 from bot.ui.i18n import Lang, t
 from bot.ui.kinds import HISTORY_COLOUR, MATCH_COLOUR, KindChecked, MessageKind
+from bot.ui.pictures import PICTURE_URL, LastPicture, picture_file
 from bot.ui.render import add_field, within_limits
 from bot.ui.respond import Interaction, button_view, reply, safe_name
 
@@ -273,9 +274,17 @@ class Replayable:
         )
 
 
-def replay_message(
-    lang: Lang, match: Replayable, round_no: int, step: int
-) -> tuple[discord.Embed, discord.ui.View]:
+@dataclass(slots=True)
+class ReplayStep:
+    """A replay step as its message shows it; ``ending``, on the round's last step, the table
+    whose hands the round-end picture counts."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    ending: ReplayTable | None = None
+
+
+def replay_message(lang: Lang, match: Replayable, round_no: int, step: int) -> ReplayStep:
     """Step ``step`` (clamped to the round) of a round's replay, with ⏮ ◀ ▶ ⏭; Refused when
     the round cannot be replayed faithfully."""
     if not 1 <= round_no <= len(match.rounds):
@@ -306,6 +315,7 @@ def replay_message(
             if number == step:
                 table.log = log[-REPLAY_LOG_LINES:] or [t(lang, "replay.dealt")]
                 embed = replay_embed(lang, table, match.game_id, round_no, step, total)
+                ending = table if step == total - 1 else None
                 break
     except ReplayError:
         raise Refused("replay.broken") from None
@@ -317,7 +327,34 @@ def replay_message(
         )
         for label, target, nav in (*targets, ("⏭", last, "l"))
     ]
-    return embed, button_view(buttons)
+    return ReplayStep(embed, button_view(buttons), ending)
+
+
+async def round_end_file(
+    bot: UnoBot, interaction: Interaction, lang: Lang, step: ReplayStep
+) -> list[discord.File]:
+    """On a round's last step, the round-end picture (every hand face up, each card's points)
+    as the step's attachment, its embed showing it; none on other steps, with pictures off on
+    this server, or when it could not be drawn (the step keeps its text)."""
+    table = step.ending
+    if table is None:
+        return []
+    server = bot.servers.peek(interaction.guild_id)
+    options = server.table_options(table.rules.variant, {}, bot.settings)
+    if not options.pictures:
+        return []
+    png = await bot.sessions.pictures.round_end_png(
+        public_view(table.game),
+        table.final_hands(),
+        table.name,
+        options.palette,
+        LastPicture(),
+        lang,
+    )
+    if png is None:
+        return []
+    step.embed.set_image(url=PICTURE_URL)
+    return [picture_file(png)]
 
 
 async def answer(interaction: Interaction, lang: Lang, work: Coroutine[Any, Any, None]) -> None:
@@ -452,11 +489,17 @@ class ReplayButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], 
 
         async def work() -> None:
             match = await _replayable(bot, interaction, click.game_id)
-            embed, view = replay_message(lang, match, click.round_no, click.step)
+            step = replay_message(lang, match, click.round_no, click.step)
+            files = await round_end_file(bot, interaction, lang, step)
             if click.opening:
-                await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+                await interaction.response.send_message(
+                    embed=step.embed, view=step.view, files=files, ephemeral=True
+                )
             else:
-                await interaction.response.edit_message(embed=embed, view=view)
+                # The round-end picture on the last step only: a step back drops it.
+                await interaction.response.edit_message(
+                    embed=step.embed, view=step.view, attachments=files
+                )
 
         await answer(interaction, lang, work())
 
@@ -511,8 +554,11 @@ async def replay_command(
         if interaction.guild_id is None:
             raise Refused("history.no_server")
         replayable = await _replayable(bot, interaction, match)
-        embed, view = replay_message(lang, replayable, round, 0)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        step = replay_message(lang, replayable, round, 0)
+        files = await round_end_file(bot, interaction, lang, step)
+        await interaction.response.send_message(
+            embed=step.embed, view=step.view, files=files, ephemeral=True
+        )
 
     await answer(interaction, lang, work())
 

@@ -52,19 +52,27 @@ from .cards import (
     Family,
     Palette,
     PictureWords,
+    RoundEndPicture,
+    RoundEndWords,
     TablePicture,
+    round_end_picture,
+    round_end_png,
     table_picture,
     table_png,
     warm,
 )
 from .cards.emoji import CardEmojis, EmojiHost
 from .i18n import ENGLISH, Lang
-from .words import card_words, picture_words
+from .words import card_words, picture_words, round_end_words
 
 # The file name the table's embed shows its picture by (``attachment://table.png``).
 PICTURE_FILE = "table.png"
 PICTURE_URL = f"attachment://{PICTURE_FILE}"
 ART_PALETTES: dict[PaletteName, Palette] = {"standard": STANDARD, "colour_blind": COLOR_BLIND}
+
+# What a picture shows, and its words: the live table, or the hands counted at a round's end.
+Drawing = TablePicture | RoundEndPicture
+DrawingWords = PictureWords | RoundEndWords
 
 # What a hand button shows for a card: an application emoji, or a colour emoji as text.
 CardEmoji = Callable[[Face, Side], "discord.PartialEmoji | str"]
@@ -97,7 +105,7 @@ class LastPicture:
     tables keep their bytes (``KEPT_PICTURES``): at 1,000 games, pictures of every table would
     hold 50 MB for the rare edit that changes words alone."""
 
-    shows: tuple[PaletteName, TablePicture, PictureWords] | None = None
+    shows: tuple[PaletteName, Drawing, DrawingWords] | None = None
     png: bytes = b""
 
 
@@ -172,10 +180,16 @@ def _art(palette: PaletteName, directory: Path | None) -> CardArt:
 
 
 def _draw_table(
-    picture: TablePicture, words: PictureWords, palette: PaletteName, directory: Path | None
+    picture: Drawing, words: DrawingWords, palette: PaletteName, directory: Path | None
 ) -> bytes:
-    """The table picture as PNG bytes, in the drawing process (cards cached there)."""
-    return table_png(picture, _art(palette, directory), words)
+    """The table picture (or the round end's) as PNG bytes, in the drawing process (cards
+    cached there)."""
+    art = _art(palette, directory)
+    if isinstance(picture, RoundEndPicture):
+        assert isinstance(words, RoundEndWords)
+        return round_end_png(picture, art, words)
+    assert isinstance(words, PictureWords)
+    return table_png(picture, art, words)
 
 
 def _warm(palette: PaletteName, directory: Path | None, words: CardWords, part: int) -> int:
@@ -229,7 +243,31 @@ class Pictures:
         last move's, are marked on it. Drawn in the drawing process, and only when it shows
         something other than ``last``."""
         picture = table_picture(view, name, events)
-        shows = (palette_name(palette), picture, picture_words(lang, picture))
+        return await self._drawn(
+            (palette_name(palette), picture, picture_words(lang, picture)), last
+        )
+
+    async def round_end_png(
+        self,
+        view: PlayerView,
+        hands: Iterable[tuple[str, Sequence[Face], int]],
+        name: Callable[[str], str],
+        palette: str,
+        last: LastPicture,
+        lang: Lang,
+    ) -> bytes | None:
+        """The round-end picture (every hand left face up, each card's points, the totals) of
+        ``view`` at a round's end, with ``hands`` as the table's ``final_hands()``; like
+        ``table_png``, drawn in the drawing process, None when it could not be drawn."""
+        picture = round_end_picture(view, hands, name)
+        words = round_end_words(lang, picture)
+        return await self._drawn((palette_name(palette), picture, words), last)
+
+    async def _drawn(
+        self, shows: tuple[PaletteName, Drawing, DrawingWords], last: LastPicture
+    ) -> bytes | None:
+        """The PNG of ``shows``: ``last``'s when it shows the same, else drawn (None when it
+        could not be)."""
         if last.shows != shows:
             try:
                 png = await self._draw(shows[1], shows[2], shows[0])
@@ -268,9 +306,7 @@ class Pictures:
         if unfinished:
             await asyncio.to_thread(wait_for_futures, unfinished, timeout)
 
-    async def _draw(
-        self, picture: TablePicture, words: PictureWords, palette: PaletteName
-    ) -> bytes:
+    async def _draw(self, picture: Drawing, words: DrawingWords, palette: PaletteName) -> bytes:
         """Draw a table picture in the drawing process: one process, so pictures never take
         more than one core, and a burst of edits queues there."""
         global _drawing

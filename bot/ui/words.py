@@ -34,6 +34,7 @@ from bot.engine.variants import VARIANTS
 from bot.engine.variants import variant as variant_entry
 
 from .cards.draw import CardWords
+from .cards.round_end import RoundEndPicture, RoundEndWords
 from .cards.table import PictureWords, TablePicture
 from .i18n import Lang, t, tn
 from .text import COLOR_EMOJI, fit, sort_key
@@ -132,6 +133,29 @@ def picture_words(lang: Lang, picture: TablePicture) -> PictureWords:
         uno=t(lang, "picture.uno"),
         # Templates: the drawing fills them with a name cut to the room left.
         next=t(lang, "picture.next"),
+        player=t(lang, "picture.player"),
+        cards=card_words(lang),
+    )
+
+
+def round_end_words(lang: Lang, picture: RoundEndPicture) -> RoundEndWords:
+    """The round-end picture's words in ``lang`` (the drawing process reads no catalog)."""
+    side = "dark" if picture.side is Side.DARK else "light"
+    return RoundEndWords(
+        lang=lang,
+        title=t(lang, "picture.round_end.title", round=picture.round_no),
+        side=(
+            t(lang, f"picture.round_end.scored.{side}")
+            if variant_entry(picture.variant).double_sided
+            else ""
+        ),
+        went_out=t(lang, "picture.round_end.went_out"),
+        last_in=t(lang, "picture.round_end.last_in"),
+        knocked_out=t(lang, "picture.round_end.knocked_out"),
+        set_aside=tuple(
+            tn(lang, "picture.round_end.set_aside", hand.set_aside) if hand.knocked_out else ""
+            for hand in picture.hands
+        ),
         player=t(lang, "picture.player"),
         cards=card_words(lang),
     )

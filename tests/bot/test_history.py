@@ -127,6 +127,9 @@ async def test_a_replay_steps_through_the_round_in_place(world: World) -> None:
     await anna.click(shown.message, label="⏭")
     assert footer(shown) == f"Step {steps} of {steps}"
     assert enabled(shown) == ["⏮", "◀"]
+    # Pictures are off in these tests' config: the last step is words alone (with them on it
+    # carries the round-end picture, tests/bot/test_pictures.py).
+    assert shown.attachments == [] and shown.message.embeds[0].image.url is None
 
 
 async def test_a_replay_from_a_match_opens_privately(world: World) -> None:

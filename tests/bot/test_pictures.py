@@ -13,12 +13,14 @@ import pytest
 
 from bot.client import UnoBot
 from bot.config import Settings
+from bot.engine import Phase
 from bot.ui import pictures
-from bot.ui.cards import MAX_BYTES
+from bot.ui.cards import MAX_BYTES, RoundEndPicture
 from bot.ui.cards.emoji import EMOJI_VERSION
 
 from .conftest import World, make_settings
-from .driver import Table, buttons, rig
+from .driver import Table, buttons, embed_text, rig
+from .test_history import keep_match
 
 TABLE_EDIT = "PATCH"
 T = TypeVar("T")
@@ -305,3 +307,66 @@ async def test_a_deleted_table_comes_back_with_its_picture(world: World) -> None
     await shown(world)
     assert table.public.id != old.id and len(table.public.attachments) == 1
     assert table.session.state.message_id == table.public.id
+
+
+async def anna_goes_out(world: World, ben: str = "G1 G2 G9", **options: Any) -> Table:
+    """A 2-player classic round Anna ends with her last card, a Red 5, Ben left with ``ben``."""
+    table = Table(world, 2)
+    await table.start("uno classic start", **options)
+    rig(table, ["R5", ben], top="R3")
+    anna = table.game.players[0]
+    hand = await table.hand(anna)
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
+    if world.bot.sessions.by_id:
+        await shown(world)
+    else:  # a match that ended: its session drew its last table and is gone
+        await world.env.settle()
+    return table
+
+
+async def test_a_round_end_shows_the_hands_counted_on_the_table(world: World) -> None:
+    """At a round's end the table's picture is the round end's (every hand left face up with
+    its points), not the live table's; the embed keeps its words."""
+    table = await anna_goes_out(world)
+    assert table.game.phase is Phase.ROUND_OVER
+    [picture] = table.public.attachments
+    assert picture.filename == "table.png" and 0 < picture.size <= MAX_BYTES
+    assert table.public.embeds[0].image.url is not None
+    assert "went out" in embed_text(table.public)
+    shows = table.session.public_messages._picture.shows
+    assert shows is not None and isinstance(shows[1], RoundEndPicture)
+    anna, ben = shows[1].hands
+    assert anna.winner and anna.cards == () and anna.awarded == 12
+    assert [points for _, points in ben.cards] == [9, 2, 1] and ben.total == 12
+
+
+async def test_the_end_of_a_match_shows_the_hands_counted(world: World) -> None:
+    """The last round of a match ends with the same picture (60 points reach the target)."""
+    table = await anna_goes_out(world, "G+2 B+2 Y+2", target=50)
+    assert table.game.phase is Phase.MATCH_OVER
+    assert len(table.public.attachments) == 1
+    shows = table.session.public_messages._picture.shows
+    assert shows is not None and isinstance(shows[1], RoundEndPicture)
+
+
+async def test_a_text_only_round_end_has_no_picture(world: World) -> None:
+    """With pictures off the round's end is words alone, as before."""
+    table = await anna_goes_out(world, pictures=False)
+    assert table.game.phase is Phase.ROUND_OVER
+    assert table.public.attachments == [] and table.public.embeds[0].image.url is None
+    assert "went out" in embed_text(table.public)
+
+
+async def test_a_replays_last_step_shows_the_hands_counted(world: World) -> None:
+    """/uno replay: the round's last step carries the round-end picture; a step back drops it."""
+    anna, ben = world.members[:2]
+    number = await keep_match(world, (anna, ben))
+    result = await anna.slash(world.channel, "uno replay", match=number, round=1)
+    shown_step = result.response
+    assert shown_step.attachments == []
+    await anna.click(shown_step.message, label="⏭")
+    [picture] = shown_step.attachments
+    assert picture.filename == "table.png" and 0 < picture.size <= MAX_BYTES
+    assert shown_step.embeds[0].image.url is not None
+    await anna.click(shown_step.message, label="◀")
+    assert shown_step.attachments == [] and shown_step.embeds[0].image.url is None

@@ -19,6 +19,14 @@ from .draw import (
     side_of,
 )
 from .palette import COLOR_BLIND, PALETTES, SHAPES, STANDARD, Palette, Shape
+from .round_end import (
+    HandShown,
+    RoundEndPicture,
+    RoundEndWords,
+    render_round_end,
+    round_end_picture,
+    round_end_png,
+)
 from .table import (
     MAX_BYTES,
     DrawnReport,
@@ -48,8 +56,11 @@ __all__ = [
     "DrawnReport",
     "DrawnText",
     "Family",
+    "HandShown",
     "Palette",
     "PictureWords",
+    "RoundEndPicture",
+    "RoundEndWords",
     "SeatPicture",
     "Shape",
     "TablePicture",
@@ -61,7 +72,10 @@ __all__ = [
     "draw_mini",
     "face_name",
     "png_bytes",
+    "render_round_end",
     "render_table",
+    "round_end_picture",
+    "round_end_png",
     "side_of",
     "table_picture",
     "table_png",

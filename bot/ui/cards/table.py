@@ -271,7 +271,11 @@ def render_table(
 
 def table_png(picture: TablePicture, art: CardArt, words: PictureWords) -> bytes:
     """The table picture as PNG bytes, palette-quantised to stay under MAX_BYTES."""
-    image = render_table(picture, art, words)
+    return picture_png(render_table(picture, art, words))
+
+
+def picture_png(image: Image.Image) -> bytes:
+    """A drawn picture (the table's, the round end's) as PNG bytes, under MAX_BYTES."""
     # Quantising and zlib are most of the time: a light zlib level first (half the encoding
     # time of the default, about 10% more bytes); fewer colours and full zlib only past the
     # limit, which no table measured in bench/cards.py reaches.
