@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -371,21 +371,39 @@ async def answer(interaction: Interaction, lang: Lang, work: Coroutine[Any, Any,
 # ---------------------------------------------------------------------- the buttons
 
 
+def _button(
+    custom_id: str,
+    label: str,
+    style: discord.ButtonStyle,
+    *,
+    disabled: bool = False,
+    row: int | None = None,
+) -> discord.ui.Button[Any]:
+    """The plain button a history DynamicItem wraps."""
+    return discord.ui.Button(
+        label=label, custom_id=custom_id, style=style, disabled=disabled, row=row
+    )
+
+
+Work = Callable[[UnoBot, Interaction, Lang], Coroutine[Any, Any, None]]
+
+
+async def _answer_click(interaction: Interaction, work: Work) -> None:
+    """A history button's callback: ``work`` in the reader's language, its refusal or failure
+    answered with one short private line."""
+    bot: UnoBot = interaction.client
+    lang = reader_language(bot, interaction)
+    await answer(interaction, lang, work(bot, interaction, lang))
+
+
 class HistoryPageButton(
     KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=HISTORY_PAGE_ID
 ):
     """◀ or ▶ on a history page."""
 
     def __init__(self, click: HistoryPageClick, label: str, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                custom_id=click.custom_id,
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                row=2,
-            )
-        )
+        style = discord.ButtonStyle.secondary
+        super().__init__(_button(click.custom_id, label, style, disabled=disabled, row=2))
         self.click = click
 
     @classmethod
@@ -401,30 +419,20 @@ class HistoryPageButton(
 
     async def callback(self, interaction: Interaction) -> None:
         """Show the page in place."""
-        bot: UnoBot = interaction.client
-        lang = reader_language(bot, interaction)
+        await _answer_click(interaction, self._show_page)
 
-        async def work() -> None:
-            if self.click.guild_id != interaction.guild_id or self.click.page < 1:
-                raise Refused("history.other_server")
-            embed, view = await history_page(bot, interaction, self.click, lang)
-            await interaction.response.edit_message(embed=embed, view=view)
-
-        await answer(interaction, lang, work())
+    async def _show_page(self, bot: UnoBot, interaction: Interaction, lang: Lang) -> None:
+        if self.click.guild_id != interaction.guild_id or self.click.page < 1:
+            raise Refused("history.other_server")
+        embed, view = await history_page(bot, interaction, self.click, lang)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 class MatchButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH_ID):
     """A match's number on a history page: opens the match."""
 
     def __init__(self, click: MatchClick, label: str, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                custom_id=click.custom_id,
-                style=discord.ButtonStyle.primary,
-                row=row,
-            )
-        )
+        super().__init__(_button(click.custom_id, label, discord.ButtonStyle.primary, row=row))
         self.click = click
 
     @classmethod
@@ -440,17 +448,14 @@ class MatchButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], t
 
     async def callback(self, interaction: Interaction) -> None:
         """Open the match privately."""
-        bot: UnoBot = interaction.client
-        lang = reader_language(bot, interaction)
+        await _answer_click(interaction, self._open_match)
 
-        async def work() -> None:
-            match = await _own_match(bot, interaction, self.click.game_id)
-            embed, view = match_message(lang, match)
-            await interaction.response.send_message(
-                embed=embed, view=view or discord.utils.MISSING, ephemeral=True
-            )
-
-        await answer(interaction, lang, work())
+    async def _open_match(self, bot: UnoBot, interaction: Interaction, lang: Lang) -> None:
+        match = await _own_match(bot, interaction, self.click.game_id)
+        embed, view = match_message(lang, match)
+        await interaction.response.send_message(
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=True
+        )
 
 
 class ReplayButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPLAY_ID):
@@ -459,15 +464,8 @@ class ReplayButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], 
     def __init__(
         self, click: ReplayClick, label: str, *, disabled: bool = False, row: int | None = None
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                custom_id=click.custom_id,
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                row=row,
-            )
-        )
+        style = discord.ButtonStyle.secondary
+        super().__init__(_button(click.custom_id, label, style, disabled=disabled, row=row))
         self.click = click
 
     @classmethod
@@ -483,25 +481,22 @@ class ReplayButton(KindChecked, discord.ui.DynamicItem[discord.ui.Button[Any]], 
 
     async def callback(self, interaction: Interaction) -> None:
         """Open the replay privately, or show the step in place."""
-        bot: UnoBot = interaction.client
-        lang = reader_language(bot, interaction)
+        await _answer_click(interaction, self._show_step)
+
+    async def _show_step(self, bot: UnoBot, interaction: Interaction, lang: Lang) -> None:
         click = self.click
-
-        async def work() -> None:
-            match = await _replayable(bot, interaction, click.game_id)
-            step = replay_message(lang, match, click.round_no, click.step)
-            files = await round_end_file(bot, interaction, lang, step)
-            if click.opening:
-                await interaction.response.send_message(
-                    embed=step.embed, view=step.view, files=files, ephemeral=True
-                )
-            else:
-                # The round-end picture on the last step only: a step back drops it.
-                await interaction.response.edit_message(
-                    embed=step.embed, view=step.view, attachments=files
-                )
-
-        await answer(interaction, lang, work())
+        match = await _replayable(bot, interaction, click.game_id)
+        step = replay_message(lang, match, click.round_no, click.step)
+        files = await round_end_file(bot, interaction, lang, step)
+        if click.opening:
+            await interaction.response.send_message(
+                embed=step.embed, view=step.view, files=files, ephemeral=True
+            )
+        else:
+            # The round-end picture on the last step only: a step back drops it.
+            await interaction.response.edit_message(
+                embed=step.embed, view=step.view, attachments=files
+            )
 
 
 # ---------------------------------------------------------------------- the commands
