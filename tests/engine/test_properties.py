@@ -300,3 +300,22 @@ def test_soak_thousands_of_games(rules: RuleSet, players: int, seed: int) -> Non
         assert_cards_conserved(game, size)
     assert_match_reached_target(game)
     assert loads(dumps(game)) == game
+
+
+def every_offered_move_applies(game: Game, agent: RandomAgent) -> None:
+    """Play ``game`` to its end; before every move, every move offered to anyone applies on a
+    copy, the view offers the same moves, and the saved JSON restores an equal game."""
+    while game.phase is not Phase.MATCH_OVER:
+        if game.phase is Phase.ROUND_OVER:
+            agent.next_round(game)
+            continue
+        for player in game.players:
+            view = view_for(game, player)
+            assert list(view.legal_moves) == game.legal_moves(player)
+            for move in view.legal_moves:
+                try:
+                    game.fork().apply(player, move)
+                except IllegalMove as refused:  # pragma: no cover - the failure's message
+                    raise AssertionError(f"{move} offered to {player} but refused") from refused
+        assert loads(dumps(game)) == game
+        agent.step(game)

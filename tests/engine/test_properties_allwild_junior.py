@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Game, IllegalMove, Phase, RuleSet, dumps, loads, view_for
+from bot.engine import Game, Phase, RuleSet
 from bot.engine.moves import Catch, Challenge, ChooseColor
 from bot.engine.simulate import RandomAgent
 
-from .test_properties import NO_SHRINKING, SEEDS
+from .test_properties import NO_SHRINKING, SEEDS, every_offered_move_applies
 
 PROPERTIES = settings(
     max_examples=min(40, settings().max_examples),  # the quick run caps it
@@ -94,25 +94,6 @@ def test_junior_games_keep_every_rule_property(rules: RuleSet, players: int, see
     assert len(game.deck) == {1: 36, 2: 52, 3: 56}[rules.level]
     assert play_checked(game, RandomAgent(seed)) > 0
     assert game.match_winner == game.history[0].winner
-
-
-def every_offered_move_applies(game: Game, agent: RandomAgent) -> None:
-    """Play ``game`` to its end; before every move, every move offered to anyone applies on a
-    copy, the view offers the same moves, and the saved JSON restores an equal game."""
-    while game.phase is not Phase.MATCH_OVER:
-        if game.phase is Phase.ROUND_OVER:
-            agent.next_round(game)
-            continue
-        for player in game.players:
-            view = view_for(game, player)
-            assert list(view.legal_moves) == game.legal_moves(player)
-            for move in view.legal_moves:
-                try:
-                    game.fork().apply(player, move)
-                except IllegalMove as refused:  # pragma: no cover - the failure's message
-                    raise AssertionError(f"{move} offered to {player} but refused") from refused
-        assert loads(dumps(game)) == game
-        agent.step(game)
 
 
 @given(rules=ALL_WILD_RULES | JUNIOR_RULES, players=st.integers(2, 4), seed=SEEDS)

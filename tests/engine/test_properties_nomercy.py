@@ -13,14 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Game, IllegalMove, Phase, RuleSet, dumps, loads, view_for
+from bot.engine import Game, Phase, RuleSet
 from bot.engine import events as ev
 from bot.engine.cards import STACK_VALUE
 from bot.engine.moves import Accept
 from bot.engine.simulate import RandomAgent
 from bot.engine.variants import NO_MERCY
 
-from .test_properties import NO_SHRINKING, SEEDS
+from .test_properties import NO_SHRINKING, SEEDS, every_offered_move_applies
 
 DECK = 168
 PROPERTIES = settings(
@@ -95,18 +95,7 @@ def test_random_games_keep_every_rule_property(rules: RuleSet, players: int, see
 def test_every_offered_move_applies_and_every_state_round_trips(players: int, seed: int) -> None:
     """No illegal move is ever offered; the saved JSON restores an equal game; views build."""
     game = Game.new([f"p{i}" for i in range(players)], RuleSet(variant="nomercy"), seed)
-    agent = RandomAgent(seed)
-    while game.phase is not Phase.MATCH_OVER:
-        for player in game.players:
-            view = view_for(game, player)
-            assert list(view.legal_moves) == game.legal_moves(player)
-            for move in view.legal_moves:
-                try:
-                    game.fork().apply(player, move)
-                except IllegalMove as refused:  # pragma: no cover - the failure's message
-                    raise AssertionError(f"{move} offered to {player} but refused") from refused
-        assert loads(dumps(game)) == game
-        agent.step(game)
+    every_offered_move_applies(game, RandomAgent(seed))
 
 
 @pytest.mark.slow

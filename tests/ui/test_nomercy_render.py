@@ -3,62 +3,30 @@ shows who is knocked out."""
 
 from __future__ import annotations
 
-import random
-from datetime import UTC, datetime
-
 import pytest
 
-from bot.engine import RuleSet, Side, view_for
+from bot.engine import RuleSet, Side
 from bot.engine.decks import all_cards
-from bot.engine.game import TERMINAL_PHASES
 from bot.engine.variants import VARIANTS
-from bot.options import TableOptions
-from bot.table import Seat, TableState
-from bot.ui import render, words
+from bot.ui import render
 from bot.ui.i18n import ENGLISH, Lang
-from bot.ui.respond import safe_name
 
-NOW = datetime(2026, 1, 1, tzinfo=UTC)
-NAMES = ["anna", "ben", "cara", "dan", "eve", "finn"]
+from .tables import render_to_the_end, started_table
 
-
-def started_table(players: int, seed: int, lang: Lang = ENGLISH) -> TableState:
-    """A No Mercy table of ``players`` people, dealt."""
-    seats = [Seat(str(10**17 + i), NAMES[i]) for i in range(players)]
-    options = TableOptions(rules=RuleSet(variant="nomercy"))
-    state = TableState("abcdef0123", 1, 2, seats[0], options, NOW)
-    for seat in seats[1:]:
-        state.seat(seat)
-    names = {s.player_id: safe_name(s.name) for s in seats}
-    started = state.start(state.host_id, seed, names)
-    state.log.extend(words.narrate(lang, started, names.__getitem__))
-    return state
+NO_MERCY = RuleSet(variant="nomercy")
 
 
 @pytest.mark.parametrize("lang", [ENGLISH, Lang("fi")])
 def test_a_six_player_game_renders_every_message_to_its_end(lang: Lang) -> None:
     """Every public table and every hand of seeded six-player games draws within limits."""
     for seed in range(3):
-        state = started_table(6, seed, lang)
-        game = state.game
-        assert game is not None
-        rng = random.Random(seed)
-        for _ in range(400):
-            render.public_message(state, lang)
-            if game.phase in TERMINAL_PHASES:
-                break
-            for player in game.players:
-                render.hand_message(state, view_for(game, player), state.serial, 0, None, lang)
-            current = game.current_player
-            assert current is not None
-            events = state.play(current, rng.choice(game.legal_moves(current)))
-            state.record(words.narrate(lang, events, state.name), current, turn_move=True)
-        assert game.phase in TERMINAL_PHASES
+        state = started_table(NO_MERCY, 6, seed, lang)
+        render_to_the_end(state, lang, seed, 400)
 
 
 def test_the_table_shows_a_knocked_out_player_and_their_set_aside_cards() -> None:
     """Struck through, with the Mercy rule named and the count set aside; no card count."""
-    state = started_table(3, 1)
+    state = started_table(NO_MERCY, 3, 1)
     game = state.game
     assert game is not None
     ben = game.players[1]
