@@ -15,7 +15,6 @@ shows every change made until then; one update of a table is on its way at a tim
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable, Hashable
@@ -62,9 +61,6 @@ UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
 ARCHIVED_THREAD = 50083
 THREAD_TROUBLE = (UNKNOWN_CHANNEL, MISSING_ACCESS, ARCHIVED_THREAD)
-# Seconds a game's thread waits for its last table before it is archived anyway (an archived
-# thread takes no edit).
-LAST_TABLE_WAIT = 30.0
 NO_MENTIONS = discord.AllowedMentions.none()
 # Table messages a click may still come from after the table was posted anew (its old buttons
 # keep working until Discord has deleted the old message).
@@ -140,11 +136,11 @@ class PublicMessages:
         "_again",
         "_editor",
         "_edits",
+        "_farewell",
         "_last_click",
         "_messenger",
         "_picture",
         "_pictures",
-        "_quiet",
         "_renewal",
         "_sending",
         "_session",
@@ -189,10 +185,10 @@ class PublicMessages:
         # time and memory for a message most tables show once, at their end.
         self.closed_render: render.Rendered | None = None
         self._shows_closed = False  # the public message says why the session closed
-        # Set while no update is on its way or waiting: a game's thread is archived once its
-        # last table is shown.
-        self._quiet = asyncio.Event()
-        self._quiet.set()
+        # A game in a thread that ended: its thread and the line its channel gets, sent
+        # (and the thread archived) once no update is on its way or waiting: an archived
+        # thread takes no edit, so the last table goes first.
+        self._farewell: tuple[int, str] | None = None
 
     @property
     def _where(self) -> int:
@@ -206,9 +202,12 @@ class PublicMessages:
         return interaction.channel_id == self._where
 
     def _check_quiet(self) -> None:
-        """Mark the messages quiet when no update is on its way or waiting."""
-        if not self._sending and not self._edits.waiting(self._session.id):
-            self._quiet.set()
+        """When no update is on its way or waiting: say farewell to an ended game's thread."""
+        if self._farewell is None or self._sending or self._edits.waiting(self._session.id):
+            return
+        (thread_id, result), self._farewell = self._farewell, None
+        self._edits.call(partial(self._say_result, result))
+        self._edits.call(partial(self._archive, thread_id))
 
     def adopt(self, interaction: Interaction) -> None:
         """``interaction``'s response is the public message (the lobby it posted, or a click
@@ -223,7 +222,6 @@ class PublicMessages:
         allowance, else a counted edit within the bot's budget; changes made before the update
         goes out are shown by that one update."""
         now = asyncio.get_running_loop().time()
-        self._quiet.clear()
         if self._sending:
             self._again = True  # once the update on its way is done
         elif not self._update_through_token(now):
@@ -620,21 +618,23 @@ class PublicMessages:
         self._editor = None
         self._edits.call(self._post_anew)
 
-    async def close_thread(self, result: str) -> None:
+    def close_thread(self, result: str) -> None:
         """A game in a thread ended: once its last table is shown there, say ``result`` (who
-        won, or that it is over) in the lobby's channel and archive the thread. A failure is
-        logged; the game is over either way."""
-        state = self._session.state
-        thread_id = state.thread_id
-        if thread_id is None:
-            return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._quiet.wait(), LAST_TABLE_WAIT)
-        parent = self._messenger.get_partial_messageable(state.channel_id)
+        won, or that it is over) in the lobby's channel and archive the thread, each a request
+        within the budget. A failure is logged; the game is over either way."""
+        thread_id = self._session.state.thread_id
+        if thread_id is not None:
+            self._farewell = (thread_id, result)
+            self._check_quiet()
+
+    async def _say_result(self, result: str) -> None:
+        parent = self._messenger.get_partial_messageable(self._session.state.channel_id)
         try:
             await parent.send(result, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("session %s: could not post the result: %s", self._session.id, exc)
+
+    async def _archive(self, thread_id: int) -> None:
         try:
             # Archived, not locked: players may still talk there (which reopens it), and
             # locking would need Manage Threads.

@@ -441,8 +441,7 @@ class GameSession:
         if thread_id is None or self._thread_closed:
             return
         self._thread_closed = True
-        result = render.thread_result(self.state, self.lang, thread_id)
-        self.manager.spawn(self.public_messages.close_thread(result), f"unthread-{self.id}")
+        self.public_messages.close_thread(render.thread_result(self.state, self.lang, thread_id))
 
     # ------------------------------------------------------------------ table buttons
 
