@@ -275,9 +275,11 @@ class PublicMessages:
                     self._edits.call(self._post_anew)
                 fallback = False
         finally:
+            if fallback:
+                # Asked before this update is done, so a game's thread is not archived in
+                # between (``_check_quiet``); the counted edit runs after it anyway.
+                self._edits.request(self._session.id, self.edit_now)
             self._update_done()
-        if fallback:
-            self._edits.request(self._session.id, self.edit_now)
 
     def _update_done(self) -> None:
         """The update on its way is done: renew the table's token if a click waits to, else

@@ -302,3 +302,49 @@ async def test_a_long_name_and_markdown_make_a_plain_thread_name_within_the_limi
     name = table.thread.name
     assert len(name) <= 100 and name.startswith("Classic UNO · **Bold**_xxx")
     assert name.endswith("…")
+
+
+async def test_a_thread_deleted_mid_game_leaves_the_game_in_the_channel(world: World) -> None:
+    """Someone deletes the game's thread while it runs: the next update finds it gone, and
+    the game goes on in the channel, whose new table says why."""
+    table = ThreadTable(world, 2)
+    await table.start("uno classic start", thread=True)
+    rig(table, ["R5 R6 R7", "R1 R2 R3"], top="R9", current=0)
+    world.env.backend.delete_channel(table.thread.id)
+    anna = table.game.players[0]
+    hand = (await table.actor(anna).slash(world.channel, "uno hand")).response
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
+    await world.env.settle()
+    state = table.session.state
+    assert state.thread_id is None
+    shown = world.channel.last_message
+    assert shown.id == state.message_id and "Hand" in labels(shown)
+    text = embed_text(shown)
+    assert "The game's thread is gone: the game goes on here." in text and "Red 5" in text
+
+
+async def test_a_click_in_the_thread_during_the_restore_brings_its_game_back(
+    world: World, settings: Settings
+) -> None:
+    """While start-up is still restoring, a click in the game's thread (Discord says the
+    thread's channel id) and /uno hand there bring the game back first and are answered."""
+    from .test_restore_in_background import HOLD, held_restore
+
+    table = ThreadTable(world, 2)
+    await table.start("uno classic start", thread=True)
+    thread = table.thread
+    rig(table, ["R5 R6 R7", "R1 R2 R3"], top="R9", current=0)
+    await table.save_now()
+    old_table = table.public
+    bot = UnoBot(settings, shard_count=1)
+    held_restore(bot)
+    await world.env.restart_bot(bot)
+    assert bot.sessions.restoring and not bot.sessions.by_channel
+    anna, ben = table.game.players
+    answer = await table.actor(anna).click(old_table, label="Hand")
+    assert answer.ephemeral and "Your hand" in embed_text(answer.response)
+    assert bot.sessions.here(thread.id) is bot.sessions.by_channel[world.channel.id]
+    opened = await table.actor(ben).slash(thread, "uno hand")
+    assert opened.ephemeral and "Your hand" in embed_text(opened.response)
+    await world.env.advance_time(HOLD)
+    assert not bot.sessions.restoring
