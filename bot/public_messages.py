@@ -59,8 +59,9 @@ UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that no longer exi
 # reopened (``_rescue_thread``).
 UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013  # e.g. Send Messages in Threads taken away mid-game
 ARCHIVED_THREAD = 50083
-THREAD_TROUBLE = (UNKNOWN_CHANNEL, MISSING_ACCESS, ARCHIVED_THREAD)
+THREAD_TROUBLE = (UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS, ARCHIVED_THREAD)
 NO_MENTIONS = discord.AllowedMentions.none()
 # Table messages a click may still come from after the table was posted anew (its old buttons
 # keep working until Discord has deleted the old message).
