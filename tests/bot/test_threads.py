@@ -348,3 +348,20 @@ async def test_a_click_in_the_thread_during_the_restore_brings_its_game_back(
     assert opened.ephemeral and "Your hand" in embed_text(opened.response)
     await world.env.advance_time(HOLD)
     assert not bot.sessions.restoring
+
+
+async def test_a_game_started_in_a_thread_plays_there(world: World) -> None:
+    """A lobby opened inside a thread (threads hold no threads) with thread on: the game plays
+    in that thread and its table says why, once."""
+    anna = world.members[0]
+    made = world.env.backend.create_thread(world.channel.id, "chat", anna.id)
+    (chat,) = [t for t in world.channel.threads if t.id == made.id]
+    await anna.slash(chat, "uno classic start", thread=True)
+    session = world.bot.sessions.by_channel[chat.id]
+    await world.members[1].click(chat.last_message, custom_id=f"uno:l:{session.id}:join")
+    await anna.click(chat.last_message, custom_id=f"uno:l:{session.id}:start")
+    assert session.state.thread_id is None and session.state.game is not None
+    shown = chat.last_message
+    assert "Hand" in labels(shown)
+    assert "🧵 This channel cannot hold threads: the game is played here." in embed_text(shown)
+    assert [t.id for t in world.channel.threads] == [chat.id]
