@@ -139,6 +139,12 @@ class GameSession:
         """The channel the table is in."""
         return self.state.channel_id
 
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """Where its clicks may come from: its channel, and the thread its game is played in."""
+        thread_id = self.state.thread_id
+        return (self.channel_id,) if thread_id is None else (self.channel_id, thread_id)
+
     def name(self, player: str) -> str:
         """A player's name, safe for message text."""
         return safe_name(self.state.name(player))
@@ -972,7 +978,7 @@ class SessionManager:
             self.in_channel(interaction.channel_id, parent_of(interaction))
         session = self.by_id.get(click.session)
         here = interaction.channel_id
-        if session is None or here not in (session.channel_id, session.state.thread_id):
+        if session is None or here is None or here not in session.channels:
             await reply(interaction, t(self.reader(interaction), STALE_CLICK))
             return
         if not _on_its_message(session, interaction, click):

@@ -365,3 +365,24 @@ async def test_a_game_started_in_a_thread_plays_there(world: World) -> None:
     assert "Hand" in labels(shown)
     assert "🧵 This channel cannot hold threads: the game is played here." in embed_text(shown)
     assert [t.id for t in world.channel.threads] == [chat.id]
+
+
+async def test_a_table_button_forged_onto_the_lobby_in_the_channel_changes_nothing(
+    world: World,
+) -> None:
+    """The lobby's message in the channel carries no buttons once the game is in its thread:
+    a table or lobby button's id forged onto it is refused privately, and the game is as it
+    was."""
+    from .hostile import forged_click
+
+    table = ThreadTable(world, 2)
+    await table.start("uno classic start", thread=True)
+    session = table.session
+    before = session.state.revision
+    for custom_id in (f"uno:t:{session.id}:next", f"uno:l:{session.id}:start"):
+        result = await forged_click(table.players[0], table.lobby, custom_id)
+        assert result.ephemeral
+    assert session.state.revision == before
+    assert [m.id for m in table.thread.history() if "Hand" in labels(m)] == [
+        session.state.message_id
+    ]
