@@ -35,6 +35,9 @@ INVITE_PERMISSIONS = discord.Permissions(
     embed_links=True,
     read_message_history=True,
     attach_files=True,
+    # A game in a thread of its own (the ``thread`` option).
+    create_public_threads=True,
+    send_messages_in_threads=True,
 )
 
 

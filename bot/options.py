@@ -150,6 +150,13 @@ for _option in (
     ),
     HOSTED["pictures"],
     HOSTED["palette"],
+    # Not a config key: whether a channel may hold the game's thread (and the bot may open
+    # one there) is the server's business, so the server or the start turns it on.
+    Option(
+        "thread",
+        False,
+        "Play the game in a thread of its own (the lobby stays in the channel)",
+    ),
 ):
     declare(_option)
 # Kept in these units by the rooms that check a start option's range.
@@ -178,6 +185,8 @@ class TableOptions(BaseModel):
     language: str = "en"
     pictures: bool = _default("pictures")
     palette: PaletteName = _default("palette")
+    # The game is played in a thread of the lobby's channel, opened when it starts.
+    thread: bool = _default("thread")
     # Declared options that no field above carries (a newer option, a test's own).
     more: dict[str, Value] = {}
 

@@ -106,6 +106,8 @@ class SessionSnapshot(TableSnapshot):
     reminder_id: int | None = None
     # The match's seed and moves (``MoveLog.dumps``) for the history; older snapshots: none.
     moves: str | None = None
+    # The thread the game is played in (None: the channel; older snapshots: none).
+    thread_id: int | None = None
 
 
 class LobbySnapshot(TableSnapshot):
@@ -137,6 +139,7 @@ def session_snapshot(table: TableState) -> SessionSnapshot:
         recorded_rounds=0,
         reminder_id=table.reminder_id,
         moves=None if table.moves is None else table.moves.dumps(),
+        thread_id=table.thread_id,
     )
 
 
@@ -536,6 +539,7 @@ def table_from_snapshot(saved: SessionSnapshot, game: Game) -> TableState:
         timeouts_in_row=saved.timeouts_in_row,
         reminder_id=saved.reminder_id,
         moves=None if saved.moves is None else MoveLog.loads(saved.moves),
+        thread_id=saved.thread_id,
     )
     return TableState.restore(running, game)
 

@@ -57,6 +57,15 @@ TOKEN_TIMEOUT = 3.0
 ANSWER_FIRST = 0.05
 TOKEN_REST = 30.0
 UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that no longer exists
+# Discord's error codes when the game's thread is gone (deleted), out of the bot's reach (it
+# lost access), or archived by someone: the game goes back to its channel, or the thread is
+# reopened (``_rescue_thread``).
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013  # e.g. Send Messages in Threads taken away mid-game
+ARCHIVED_THREAD = 50083
+THREAD_TROUBLE = (UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS, ARCHIVED_THREAD)
+NO_MENTIONS = discord.AllowedMentions.none()
 # Table messages a click may still come from after the table was posted anew (its old buttons
 # keep working until Discord has deleted the old message).
 PREVIOUS_TABLES = 4
@@ -100,6 +109,11 @@ class Messenger(Protocol):
         """A channel to send to and edit in, by id."""
         ...
 
+    @property
+    def http(self) -> discord.http.HTTPClient:
+        """Discord's REST calls (a game's thread: read, reopened, archived)."""
+        ...
+
 
 class ShownAt(Protocol):
     """What the public messages need of their session (``GameSession`` is one)."""
@@ -126,6 +140,7 @@ class PublicMessages:
         "_again",
         "_editor",
         "_edits",
+        "_farewell",
         "_last_click",
         "_messenger",
         "_picture",
@@ -174,12 +189,35 @@ class PublicMessages:
         # time and memory for a message most tables show once, at their end.
         self.closed_render: render.Rendered | None = None
         self._shows_closed = False  # the public message says why the session closed
+        # A game in a thread that ended: its thread and the line its channel gets, sent
+        # (and the thread archived) once no update is on its way or waiting: an archived
+        # thread takes no edit, so the last table goes first.
+        self._farewell: tuple[int, str] | None = None
+
+    @property
+    def _where(self) -> int:
+        """The channel the public messages are in: the game's thread, else its channel."""
+        return self._session.state.posts_in
+
+    def _from_here(self, interaction: Interaction) -> bool:
+        """Whether ``interaction`` happened where the public messages are: a follow-up goes
+        to the channel its interaction came from, so a token of a click in the lobby's
+        channel never posts or edits the table in the game's thread (nor the reverse)."""
+        return interaction.channel_id == self._where
+
+    def _check_quiet(self) -> None:
+        """When no update is on its way or waiting: say farewell to an ended game's thread."""
+        if self._farewell is None or self._sending or self._edits.waiting(self._session.id):
+            return
+        (thread_id, result), self._farewell = self._farewell, None
+        self._edits.call(partial(self._say_result, result))
+        self._edits.call(partial(self._archive, thread_id))
 
     def adopt(self, interaction: Interaction) -> None:
         """``interaction``'s response is the public message (the lobby it posted, or a click
         on it answered in place): its token edits the table from now on."""
         message_id = self._session.state.message_id
-        if message_id is not None:
+        if message_id is not None and self._from_here(interaction):
             until = asyncio.get_running_loop().time() + TOKEN_LIFETIME
             self._editor = TableEditor(interaction, message_id, True, until)
 
@@ -196,7 +234,7 @@ class PublicMessages:
     def _update_through_token(self, now: float) -> bool:
         """Start an update through the table's token, if one lives and the channel may."""
         editor = self._live_editor(now)
-        if editor is None or not self._tokens.take(self._session.channel_id):
+        if editor is None or not self._tokens.take(self._where):
             return False
         self._edits.discard(self._session.id)  # this update shows what a waiting edit would
         self._sending = True
@@ -209,6 +247,8 @@ class PublicMessages:
             return None
         if editor.message_id != self._session.state.message_id:
             return None
+        if not self._from_here(editor.interaction):
+            return None  # the game moved to its thread (or back): the token posts elsewhere
         return editor
 
     async def _edit_through(self, editor: TableEditor) -> None:
@@ -228,7 +268,7 @@ class PublicMessages:
             if self._editor is editor:
                 self._editor = None
             if isinstance(exc, TimeoutError) or getattr(exc, "status", 0) == 429:
-                self._tokens.close(self._session.channel_id, TOKEN_REST)
+                self._tokens.close(self._where, TOKEN_REST)
             fallback = True
             if getattr(exc, "code", 0) == UNKNOWN_MESSAGE:
                 # Someone deleted the table: a click waiting to renew the token posts it anew
@@ -239,9 +279,11 @@ class PublicMessages:
                     self._edits.call(self._post_anew)
                 fallback = False
         finally:
+            if fallback:
+                # Asked before this update is done, so a game's thread is not archived in
+                # between (``_check_quiet``); the counted edit runs after it anyway.
+                self._edits.request(self._session.id, self.edit_now)
             self._update_done()
-        if fallback:
-            self._edits.request(self._session.id, self.edit_now)
 
     def _update_done(self) -> None:
         """The update on its way is done: renew the table's token if a click waits to, else
@@ -253,12 +295,15 @@ class PublicMessages:
         elif self._again:
             self._again = False
             self.request_update()
+        self._check_quiet()
 
     def _recent_click(self) -> Interaction | None:
         """The latest click from a hand, while its token may still post."""
         if self._last_click is None:
             return None
         interaction, at = self._last_click
+        if not self._from_here(interaction):
+            return None
         return interaction if asyncio.get_running_loop().time() - at < TOKEN_LIFETIME else None
 
     async def _renew_then_update(self, interaction: Interaction) -> None:
@@ -285,6 +330,7 @@ class PublicMessages:
             self._again = True  # an update through a token is on its way: this one follows
             return
         if self._session.state.message_id is None:
+            self._check_quiet()  # posted anew soon, drawn then
             return
         self._sending = True
         try:
@@ -322,6 +368,7 @@ class PublicMessages:
             self._again = True  # an update drawn before this answer may land after it
         elif not self._shows_picture():
             self._edits.discard(self._session.id)  # the response showed the table as it is now
+            self._check_quiet()
         else:
             self.request_update()
 
@@ -331,6 +378,8 @@ class PublicMessages:
         14 minutes) and delete the old one, through its own token while that lives."""
         state = self._session.state
         now = asyncio.get_running_loop().time()
+        if not self._from_here(interaction):
+            return  # a hand opened in the lobby's channel: its follow-up would land there
         self._last_click = (interaction, now)
         editor = self._live_editor(now)
         if editor is not None and editor.until - now > TOKEN_RENEW_BEFORE:
@@ -341,7 +390,7 @@ class PublicMessages:
         if self._sending:
             self._renewal = interaction  # once the update on its way is done
             return
-        channel_id = self._session.channel_id
+        channel_id = self._where
         if not self._tokens.take(channel_id, keep=1 if old_id is not None else 0):
             return
         self._sending = True
@@ -388,7 +437,7 @@ class PublicMessages:
         """Delete a table posted anew: through its own token while that lives (not counted),
         else by a counted delete once no table edit waits. Its buttons answer until then."""
         self.previous.append(old_id)
-        if editor is not None and self._tokens.take(self._session.channel_id):
+        if editor is not None and self._tokens.take(self._where):
             self._edits.track(partial(self._delete_through, editor, old_id))
         else:
             self._delete(old_id, last=True)
@@ -409,7 +458,7 @@ class PublicMessages:
     def spare_token_request(self) -> bool:
         """Spend one of the channel's token requests on something the table can do without
         (an old hand's delete) only when the table keeps a few for itself."""
-        return self._tokens.take(self._session.channel_id, keep=2)
+        return self._tokens.take(self._where, keep=2)
 
     async def show_closed(self, interaction: Interaction | None = None) -> None:
         """Show why the session closed on its public message (in place when clicked there)."""
@@ -490,39 +539,131 @@ class PublicMessages:
     async def _edit(self, shown: render.Rendered, png: bytes | None = None) -> bool:
         """A counted edit of the public message; whether it reached Discord."""
         state = self._session.state
-        channel = self._messenger.get_partial_messageable(self._session.channel_id)
+        channel = self._messenger.get_partial_messageable(self._where)
         try:
             if state.message_id is None:
                 raise discord.NotFound  # type: ignore[call-arg]
             await channel.get_partial_message(state.message_id).edit(**self._changes(shown, png))
             return True
-        except discord.NotFound:
-            # Someone deleted the table: post a new one (a request of its own, so within the
-            # budget too) rather than lose the game.
-            state.message_id = None
-            self._edits.call(self._post_anew)
         except discord.HTTPException as exc:
-            log.warning("session %s: table edit failed: %s", self._session.id, exc)
+            if self._thread_trouble(exc):
+                self._edits.call(self._rescue_thread)
+            elif isinstance(exc, discord.NotFound):
+                # Someone deleted the table: post a new one (a request of its own, so within
+                # the budget too) rather than lose the game.
+                state.message_id = None
+                self._edits.call(self._post_anew)
+            else:
+                log.warning("session %s: table edit failed: %s", self._session.id, exc)
         return False
+
+    def _thread_trouble(self, exc: Exception) -> bool:
+        """Whether a failed request says the game's thread is gone, out of reach or archived."""
+        code = getattr(exc, "code", 0)
+        return self._session.state.thread_id is not None and code in THREAD_TROUBLE
 
     async def _post_anew(self) -> None:
         """Post the public message anew (drawn now), where the old one was deleted."""
         state = self._session.state
         if state.message_id is not None:
             return  # posted meanwhile
+        drawn = state.public_revision
         shown, png = await self._drawn_now()
         if state.message_id is not None:
             return  # posted while the picture was drawn
-        channel = self._messenger.get_partial_messageable(self._session.channel_id)
-        message = await channel.send(
-            content=shown.content,
-            embed=shown.embed,
-            view=shown.view or discord.ui.View(),
-            files=[picture_file(png)] if png is not None else discord.utils.MISSING,
-            allowed_mentions=PLAYER_MENTIONS,
-        )
+        channel = self._messenger.get_partial_messageable(self._where)
+        try:
+            message = await channel.send(
+                content=shown.content,
+                embed=shown.embed,
+                view=shown.view or discord.ui.View(),
+                files=[picture_file(png)] if png is not None else discord.utils.MISSING,
+                allowed_mentions=PLAYER_MENTIONS,
+            )
+        except discord.HTTPException as exc:
+            if not self._thread_trouble(exc):
+                raise
+            self._edits.call(self._rescue_thread)
+            return
         async with self._session.lock:  # its release saves the new message's id
             state.message_id = message.id
+        if state.public_revision != drawn and not state.closed:
+            # Changes made while it was drawn and sent asked for an edit of no message.
+            self.request_update()
+
+    def post_in_thread(self) -> None:
+        """Post the table in the game's new thread soon (drawn then), within the budget."""
+        self._edits.call(self._post_anew)
+
+    async def check_thread(self) -> None:
+        """After a restart: the game's thread is read once, reopened if someone archived it,
+        or left for the channel if it is gone; then the table is updated."""
+        if self._session.state.thread_id is None:
+            return
+        await self._rescue_thread(failed=False)
+
+    async def _rescue_thread(self, *, failed: bool = True) -> None:
+        """The game's thread failed a request (``failed``; else a restart checks it): reopen
+        it if it is archived (Send Messages in Threads allows that while it is not locked),
+        else, when it is gone or failed for no reason seen, play on in the channel, where the
+        table is posted anew and says why."""
+        state = self._session.state
+        thread_id = state.thread_id
+        if thread_id is None or state.closed:
+            return
+        http = self._messenger.http
+        try:
+            found = await http.get_channel(thread_id)
+            metadata: Any = found.get("thread_metadata") or {}
+            if metadata.get("archived"):
+                await http.edit_channel(thread_id, archived=False)
+                log.info("session %s: reopened its archived thread %s", self._session.id, thread_id)
+            elif failed:
+                raise discord.ClientException("the thread refused a request")
+            self.request_update()
+            return
+        except (discord.HTTPException, discord.ClientException) as exc:
+            log.warning(
+                "session %s: its thread %s is out of reach (%s): back to the channel",
+                self._session.id,
+                thread_id,
+                exc,
+            )
+        async with self._session.lock:  # its release saves and asks for the update
+            if state.thread_id != thread_id or state.closed:
+                return
+            state.thread_id = None
+            state.message_id = None
+            state.reminder_id = None  # it was in the thread
+            state.note(t(self._session.lang, "thread.lost"))
+        self._editor = None
+        self._edits.call(self._post_anew)
+
+    def close_thread(self, result: str) -> None:
+        """A game in a thread ended: once its last table is shown there, say ``result`` (who
+        won, or that it is over) in the lobby's channel and archive the thread, each a request
+        within the budget. A failure is logged; the game is over either way."""
+        thread_id = self._session.state.thread_id
+        if thread_id is not None:
+            self._farewell = (thread_id, result)
+            self._check_quiet()
+
+    async def _say_result(self, result: str) -> None:
+        parent = self._messenger.get_partial_messageable(self._session.state.channel_id)
+        try:
+            await parent.send(result, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("session %s: could not post the result: %s", self._session.id, exc)
+
+    async def _archive(self, thread_id: int) -> None:
+        try:
+            # Archived, not locked: players may still talk there (which reopens it), and
+            # locking would need Manage Threads.
+            await self._messenger.http.edit_channel(thread_id, archived=True)
+        except discord.HTTPException as exc:
+            log.warning(
+                "session %s: could not archive thread %s: %s", self._session.id, thread_id, exc
+            )
 
     async def remind(self, serial: int, deadline: float) -> None:
         """Ping the person whose turn it still is (it ends at loop time ``deadline``), in a
@@ -535,7 +676,7 @@ class PublicMessages:
         left = deadline - asyncio.get_running_loop().time()
         if seat is None or seat.user_id is None or state.reminder_id or left <= 0:
             return
-        channel = self._messenger.get_partial_messageable(session.channel_id)
+        channel = self._messenger.get_partial_messageable(self._where)
         text = t(
             session.lang,
             "reminder",
@@ -550,6 +691,8 @@ class PublicMessages:
             )
         except discord.HTTPException as exc:
             log.warning("session %s: turn reminder failed: %s", session.id, exc)
+            if self._thread_trouble(exc):
+                self._edits.call(self._rescue_thread)
             return
         async with session.lock:
             if state.turn_due(serial) != player or state.reminder_id is not None:
@@ -575,7 +718,7 @@ class PublicMessages:
         self._edits.call(partial(self._send_delete, message_id), last=last)
 
     async def _send_delete(self, message_id: int) -> None:
-        channel = self._messenger.get_partial_messageable(self._session.channel_id)
+        channel = self._messenger.get_partial_messageable(self._where)
         try:
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException as exc:

@@ -88,6 +88,8 @@ class ServerSettings(BaseModel):
     # The table's look; None: the host's config file decides (its pictures and palette).
     pictures: bool | None = None
     palette: PaletteName | None = None
+    # Games go on in a thread of their own once they start.
+    thread: bool = False
     # Where games may be started (empty: every channel) and who may end any game.
     channels: tuple[int, ...] = Field(default=(), max_length=MAX_CHANNELS)
     moderator_role: int | None = Field(default=None, ge=1)

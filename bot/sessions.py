@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from functools import partial
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 import discord
 
@@ -61,6 +61,16 @@ SAVE_WAIT = 1.5
 SHUTDOWN_SAVE_WAIT = 5.0  # seconds a shutdown waits for the last changes to reach the store
 # Seconds of restoring saved tables at start-up between two chances for clicks to be answered.
 RESTORE_SLICE = 0.01
+# Seconds the Start click waits for its game's thread to be made before it plays in the channel.
+THREAD_WAIT = 2.0
+THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440  # a thread idle for a day is archived by Discord
+# What the bot needs in a channel to play a game in a thread of it (issue 32).
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+# The channels whose threads a game may go on in (not a thread, forum, voice channel or DM).
+THREAD_PARENTS = {
+    discord.ChannelType.text: discord.ChannelType.public_thread,
+    discord.ChannelType.news: discord.ChannelType.news_thread,
+}
 
 # What a click answers, sent once the session's lock is released and its save is written.
 Answer = Callable[[], Coroutine[Any, Any, None]]
@@ -117,6 +127,7 @@ class GameSession:
         self._saved: asyncio.Future[bool] | None = None
         # Each player's latest hand opened by Hand, and when: the next one replaces it.
         self._hands: dict[str, tuple[Interaction, float]] = {}
+        self._thread_closed = False  # the game's thread is being (or was) archived
 
     @property
     def id(self) -> str:
@@ -127,6 +138,12 @@ class GameSession:
     def channel_id(self) -> int:
         """The channel the table is in."""
         return self.state.channel_id
+
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """Where its clicks may come from: its channel, and the thread its game is played in."""
+        thread_id = self.state.thread_id
+        return (self.channel_id,) if thread_id is None else (self.channel_id, thread_id)
 
     def name(self, player: str) -> str:
         """A player's name, safe for message text."""
@@ -147,9 +164,12 @@ class GameSession:
 
     @property
     def jump_url(self) -> str:
-        """A link to the session's public message."""
+        """A link to the session's public message (to its channel or thread while it is being
+        posted anew)."""
         guild = self.state.guild_id or "@me"
-        return f"https://discord.com/channels/{guild}/{self.channel_id}/{self.state.message_id}"
+        where = f"https://discord.com/channels/{guild}/{self.state.posts_in}"
+        message_id = self.state.message_id
+        return where if message_id is None else f"{where}/{message_id}"
 
     # ------------------------------------------------------------------ restarts
 
@@ -177,6 +197,10 @@ class GameSession:
             self._schedule_next_round()
         elif game.phase not in TERMINAL_PHASES:
             self._restart_turn_timer()
+        if self.state.thread_id is not None:
+            # Archived or deleted by someone while the bot was away: reopened, or the game
+            # goes on in the channel (before the table's edit, which it may redirect).
+            self.manager.edits.call(self.public_messages.check_thread)
         self.redraw()
 
     # ------------------------------------------------------------------ rendering
@@ -334,6 +358,8 @@ class GameSession:
                 return None
         elif click.action == "start":
             self.start_game(user.id)
+            if state.options.thread:
+                return await self._into_thread(interaction)
             return self._answer_in_place(interaction)
         elif click.action == "addai":
             state.host_adds_ai(user.id, self.ai_name)
@@ -373,6 +399,55 @@ class GameSession:
         self._cancel(self._lobby_task)
         state.note(*words.narrate(self.lang, events, self.name))
         self._after_state_change()
+
+    async def _into_thread(self, interaction: Interaction) -> Answer:
+        """The game just started goes on in a thread of the lobby's channel, named after it:
+        the lobby's message says where, and the table is posted there. If the bot may not
+        open one there, or opening it fails, the game plays in the channel and says why."""
+        lang = self.lang
+        refusal = thread_refusal(interaction, lang)
+        if refusal is None:
+            # Making the thread is a request or two: the click is answered in time.
+            await interaction.response.defer()
+            try:
+                thread_id = await asyncio.wait_for(self._open_thread(interaction), THREAD_WAIT)
+            except (discord.HTTPException, TimeoutError) as exc:
+                log.warning("session %s: could not open its thread: %r", self.id, exc)
+                refusal = t(lang, "thread.failed")
+        if refusal is not None:
+            self.state.note(refusal)
+            return self._answer_in_place(interaction)
+        state = self.state
+        state.thread_id = thread_id
+        state.message_id = None  # the table is posted in the thread
+        self.manager.register(self)  # clicks and commands in the thread find the game
+        self.shown_by_the_answer()  # the lobby's message shows where; the post shows the table
+        self.public_messages.post_in_thread()
+        pointer = render.thread_pointer(state, lang, thread_id)
+        # Edited through the Start click's token, which is not adopted: it belongs to the
+        # lobby's channel, and a follow-up through it would land there, not in the thread.
+        return lambda: edit_in_place(interaction, embed=pointer.embed, view=None)
+
+    async def _open_thread(self, interaction: Interaction) -> int:
+        """Open the game's public thread in the interaction's channel; its id."""
+        channel = interaction.channel
+        assert channel is not None and channel.type in THREAD_PARENTS
+        made = await self.manager.bot.http.start_thread_without_message(
+            channel.id,
+            name=render.thread_name(self.state, self.lang),
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            type=THREAD_PARENTS[channel.type].value,  # type: ignore[arg-type]
+        )
+        return int(made["id"])
+
+    def close_thread(self) -> None:
+        """A game in a thread ended: the lobby's channel is told how, and the thread is
+        archived once its last table is shown."""
+        thread_id = self.state.thread_id
+        if thread_id is None or self._thread_closed:
+            return
+        self._thread_closed = True
+        self.public_messages.close_thread(render.thread_result(self.state, self.lang, thread_id))
 
     # ------------------------------------------------------------------ table buttons
 
@@ -558,9 +633,11 @@ class GameSession:
     # ------------------------------------------------------------------ closing
 
     async def close_with(self, title: str, text: str) -> None:
-        """Close the session and edit its public message to say why."""
+        """Close the session and edit its public message to say why (a game in a thread then
+        archives it)."""
         await self.close(text, title)
         await self.public_messages.show_closed()
+        self.close_thread()
 
     async def close(self, text: str, title: str | None = None) -> None:
         """Stop timers and forget the session (the public message is the caller's to edit);
@@ -591,6 +668,26 @@ class GameSession:
         """Wait for the click in flight, then stop every timer (the game stays saved)."""
         async with self.lock:
             self._cancel_timers()
+
+
+def parent_of(interaction: Interaction) -> int | None:
+    """The channel of the thread an interaction came from (None: not from a thread)."""
+    parent: int | None = getattr(interaction.channel, "parent_id", None)
+    return parent
+
+
+def thread_refusal(interaction: Interaction, lang: Lang) -> str | None:
+    """Why a game cannot go on in a thread of the interaction's channel, in ``lang`` (the
+    channel holds no threads; the bot lacks a permission, named), or None when it can."""
+    channel = interaction.channel
+    if interaction.guild_id is None or channel is None or channel.type not in THREAD_PARENTS:
+        return t(lang, "thread.not_here")
+    granted = interaction.app_permissions
+    missing = [name for name in THREAD_PERMISSIONS if not getattr(granted, name)]
+    if missing:
+        names = ", ".join(t(lang, f"permission.{name}") for name in missing)
+        return t(lang, "thread.no_permission", permissions=names)
+    return None
 
 
 def _on_its_message(session: GameSession, interaction: Interaction, click: Click) -> bool:
@@ -633,6 +730,9 @@ class SessionManager:
         self.servers = servers
         self.by_channel: dict[int, GameSession] = {}
         self.by_id: dict[str, GameSession] = {}
+        # The sessions whose game went on in a thread, by the thread (``by_channel`` keeps
+        # them by the lobby's channel: one session per channel, its thread included).
+        self.by_thread: dict[int, GameSession] = {}
         # Rows read at start-up and not restored yet, by channel, the newest saved last.
         self._unrestored_games: dict[int, LiveGame] = {}
         self._unrestored_lobbies: dict[int, SavedLobby] = {}
@@ -687,7 +787,7 @@ class SessionManager:
     def reader(self, interaction: Interaction) -> Lang:
         """The language of a private answer (the bot's one rule): the user's, else the
         channel's table's (or the server's), else English."""
-        session = self.by_channel.get(interaction.channel_id or 0)
+        session = self.here(interaction.channel_id)
         server = session.lang if session else self.server_language(interaction)
         return resolve(interaction.locale, server)
 
@@ -718,6 +818,10 @@ class SessionManager:
         session.forgotten = True
         if self.by_channel.get(session.channel_id) is session:
             del self.by_channel[session.channel_id]
+        if session.state.options.thread:
+            # Also a thread the game left for its channel (gone, out of reach).
+            for thread_id in [k for k, held in self.by_thread.items() if held is session]:
+                del self.by_thread[thread_id]
         self.by_id.pop(session.id, None)
         if self.persistence is not None:
             self.persistence.finished(session.state)
@@ -726,12 +830,26 @@ class SessionManager:
         """A match ended or was abandoned: free the channel once the table is updated."""
         session.stop_timers()
         session.settle()  # the last state (the match's result) is saved before the rows end
+        session.close_thread()
         self.spawn(self.forget(session), f"finish-{session.id}")
 
     def register(self, session: GameSession) -> None:
         """Make a session reachable by its channel and by its id."""
         self.by_channel[session.channel_id] = session
         self.by_id[session.id] = session
+        if session.state.thread_id is not None:
+            self.by_thread[session.state.thread_id] = session
+
+    def here(self, channel_id: int | None) -> GameSession | None:
+        """The session of a channel, or of the thread its game is played in."""
+        if channel_id is None:
+            return None
+        session = self.by_channel.get(channel_id)
+        if session is None:
+            session = self.by_thread.get(channel_id)
+            if session is not None and session.state.thread_id != channel_id:
+                return None  # the game left that thread for its channel
+        return session
 
     async def read_saved(self) -> tuple[int, int]:
         """Read every saved game and lobby (restored later by ``restore_saved``, or at once
@@ -781,13 +899,19 @@ class SessionManager:
                     await asyncio.sleep(0)
                     until = loop.time() + slice_seconds
 
-    def in_channel(self, channel_id: int | None) -> GameSession | None:
-        """The channel's session, restoring it first if start-up has not got to it yet."""
+    def in_channel(
+        self, channel_id: int | None, parent_id: int | None = None
+    ) -> GameSession | None:
+        """The session of a channel or of its game's thread (``parent_id``: the thread's
+        channel), restoring it first if start-up has not got to it yet."""
         if channel_id is None:
             return None
-        session = self.by_channel.get(channel_id)
+        session = self.here(channel_id)
         if session is None and self.restoring:
             session = self._restore_channel(channel_id)
+            if session is None and parent_id is not None:
+                self._restore_channel(parent_id)
+                session = self.here(channel_id)
         return session
 
     def _restore_channel(self, channel_id: int) -> GameSession | None:
@@ -850,9 +974,11 @@ class SessionManager:
     async def click(self, interaction: Interaction, click: Click) -> None:
         """Route a button click to its session; always answer (see ``run``)."""
         if self.restoring:
-            self.in_channel(interaction.channel_id)  # a table not back yet comes back first
+            # A table not back yet comes back first.
+            self.in_channel(interaction.channel_id, parent_of(interaction))
         session = self.by_id.get(click.session)
-        if session is None or session.channel_id != interaction.channel_id:
+        here = interaction.channel_id
+        if session is None or here is None or here not in session.channels:
             await reply(interaction, t(self.reader(interaction), STALE_CLICK))
             return
         if not _on_its_message(session, interaction, click):

@@ -141,6 +141,7 @@ def panel_embed(lang: Lang, server: ServerSettings, config: Settings, where: str
         if server.value(name) is None:
             text = t(lang, "settings.from_config", value=text)
         look.append(f"{setting_name(lang, name)}: {text}")
+    look.append(f"{setting_name(lang, 'thread')}: {value_text(lang, 'thread', server.thread)}")
     add_field(embed, t(lang, "settings.section.messages"), "\n".join(look))
     channels = " ".join(f"<#{c}>" for c in server.channels) or t(lang, "settings.channels.all")
     role = t(lang, "settings.role.none")

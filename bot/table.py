@@ -75,6 +75,8 @@ class SavedTable:
     reminder_id: int | None = None
     # The running match's move log (None: a lobby, or a save made before the log existed).
     moves: MoveLog | None = None
+    # The thread of ``channel_id`` the game is played in (None: the channel itself).
+    thread_id: int | None = None
 
 
 class TableState:
@@ -152,6 +154,8 @@ class TableState:
         # The match's seed and every change made to it, for the history's replays (None: a
         # lobby, or a game restored from a save older than the log, kept unreplayable).
         self.moves: MoveLog | None = saved.moves
+        # The thread the game went on in (the lobby stays in ``channel_id``); None: the channel.
+        self._thread_id = saved.thread_id
 
     @property
     def rules(self) -> RuleSet:
@@ -179,6 +183,21 @@ class TableState:
     def reminder_id(self, message_id: int | None) -> None:
         self._reminder_id = message_id
         self._moved(shown=False)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The thread of the channel the game is played in, if it moved to one."""
+        return self._thread_id
+
+    @thread_id.setter
+    def thread_id(self, thread_id: int | None) -> None:
+        self._thread_id = thread_id
+        self._moved()
+
+    @property
+    def posts_in(self) -> int:
+        """Where the public messages go: the game's thread, else the channel."""
+        return self._thread_id or self.channel_id
 
     @property
     def lobby_idle_until(self) -> datetime:

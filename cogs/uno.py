@@ -16,7 +16,7 @@ from bot.client import UnoBot, UnoInteraction
 from bot.engine.variants import VARIANTS, Variant, VariantKey
 from bot.forget_me import ForgetMeButton, offer_to_forget
 from bot.options import OPTIONS, Option
-from bot.sessions import Answer, GameSession, SessionManager
+from bot.sessions import Answer, GameSession, SessionManager, parent_of
 from bot.settings_panel import SettingsControl
 from bot.table import TableError
 from bot.ui import words
@@ -149,7 +149,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO Fl
 
     def _session(self, interaction: UnoInteraction) -> GameSession | None:
         # During start-up's restore, the channel's saved table comes back first.
-        return self.sessions.in_channel(interaction.channel_id)
+        return self.sessions.in_channel(interaction.channel_id, parent_of(interaction))
 
     def _reader(self, interaction: UnoInteraction) -> Lang:
         """The language of a private answer to ``interaction``."""

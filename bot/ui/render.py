@@ -305,6 +305,46 @@ def closed_message(
     return Rendered(None, embed, None)
 
 
+# ---------------------------------------------------------------------- a game's thread
+
+THREAD_NAME_LIMIT = 100  # characters in a Discord thread's name
+
+
+def thread_name(table: Table, lang: Lang) -> str:
+    """The name of a game's thread, "UNO Flip · Alice's table": plain text (a channel name
+    shows no markdown), cut to Discord's limit."""
+    entry = variant_entry(table.rules.variant)
+    host = next((s for s in table.seats if s.user_id == table.host_id), None) or table.seats[0]
+    game = t(lang, entry.words.name)
+    return fit(t(lang, "thread.name", game=game, name=plain_name(host.name)), THREAD_NAME_LIMIT)
+
+
+def thread_pointer(table: Table, lang: Lang, thread_id: int) -> Rendered:
+    """The lobby's message once its game went on in a thread: where, and who plays."""
+    entry = variant_entry(table.rules.variant)
+    embed = discord.Embed(
+        title=t(lang, entry.words.lobby_title),
+        description=t(lang, "thread.moved", thread=f"<#{thread_id}>"),
+        color=EMBED_COLOR[Side.LIGHT],
+    )
+    players = "\n".join(safe_name(seat.name) for seat in table.seats)
+    title = t(lang, "lobby.players.title", count=len(table.seats), max=entry.max_players)
+    add_field(embed, title, players)
+    return Rendered(None, embed, None)
+
+
+def thread_result(table: Table, lang: Lang, thread_id: int) -> str:
+    """The line the lobby's channel gets when the game in its thread ends: who won, or that
+    it is over."""
+    game = table.game
+    name = t(lang, variant_entry(table.rules.variant).words.name)
+    where = f"<#{thread_id}>"
+    winner = public_view(game).match_winner if game is not None else None
+    if game is not None and game.phase is Phase.MATCH_OVER and winner is not None:
+        return t(lang, "thread.result.won", name=shown_name(table)(winner), game=name, thread=where)
+    return t(lang, "thread.result.over", game=name, thread=where)
+
+
 def add_standings(embed: discord.Embed, table: Table, view: PlayerView, lang: Lang) -> None:
     """The match's scores, best first (lowest first under alternative scoring)."""
     name = shown_name(table)

@@ -107,8 +107,9 @@ async def test_the_invite_link_is_logged_once_when_ready(
 
 def test_the_invite_link_asks_for_exactly_what_the_bot_uses() -> None:
     """Scopes bot + applications.commands; View Channels, Send Messages, Embed Links, Read
-    Message History and Attach Files, and nothing else."""
-    expected = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 15)
+    Message History, Attach Files, Create Public Threads and Send Messages in Threads, and
+    nothing else."""
+    expected = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 15) | (1 << 35) | (1 << 38)
     assert INVITE_PERMISSIONS.value == expected
     url = invite_url(1234)
     assert url.startswith("https://discord.com/oauth2/authorize?client_id=1234")

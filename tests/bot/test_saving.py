@@ -112,6 +112,7 @@ async def test_every_change_under_the_lock_is_saved(store: Store, settings: Sett
     await change("record", lambda: state.record(["a line"], current, turn_move=True))
     await change("note", lambda: state.note("another line"))
     await change("reminder_id", set_attribute("reminder_id", 777))
+    await change("thread_id", set_attribute("thread_id", 888))
     await change("timed_out", lambda: state.timed_out(str(BEN), []))
     await change("remove", lambda: state.remove(str(CARA), "left"))
     # One card left for Anna on a matching top card: her play ends the round.
