@@ -6,7 +6,9 @@ simulated guild) each hold a game of 2-4 players, half UNO Flip and half classic
 ``--variant``, every game is that variant's, started by its own ``/uno <command> start``, and
 seats 2-4 within the variant's player range). The games are
 interleaved round-robin, one click per game per sweep, so the bot holds every session at once:
-the lobbies are opened and filled first, then ``--clicks`` clicks per game are timed. Each click
+the lobbies are opened first, each from its slash command to its Start click before the next
+(so no lobby waits out its timeout while thousands of others open), then ``--clicks`` clicks
+per game are timed. Each click
 is what the player would press next: Hand on the table when their hand is missing or out of
 date, then a random enabled move button of that hand (a card, Draw, a colour, Keep it,
 Challenge/Accept, UNO!...), Next round after a round; a finished game opens a new lobby.
@@ -44,6 +46,14 @@ players and timers apart (issue 28):
 
     .venv/bin/python -m bench.bot_load --games 60 1000 --clicks 4 --hand-then-move \
         --discord-window --ai-tables 5 --pictures off
+
+Ten thousand live games take 8-13 minutes (issue 28; opening the lobbies about 3.5 of them). A
+sweep then takes about 2 minutes, past the default 60 s turn timer, so these runs set the
+longest turn a host may (``--turn-timeout 600``, config.toml's ``turn_timeout``) and no timer
+plays for an idle player:
+
+    .venv/bin/python -m bench.bot_load --games 10000 --clicks 5 --hand-then-move \
+        --discord-window --ai-tables 5 --turn-timeout 600
 
 With ``--trace-slow MS``, each timed click slower than MS is listed with what the event loop ran
 meanwhile and whether the process had the CPU (``bench/loop_trace.py``):
