@@ -47,8 +47,8 @@ players and timers apart (issue 28):
     .venv/bin/python -m bench.bot_load --games 60 1000 --clicks 4 --hand-then-move \
         --discord-window --ai-tables 5 --pictures off
 
-Ten thousand live games take 8-13 minutes (issue 28; opening the lobbies about 3.5 of them). A
-sweep then takes about 2 minutes, past the default 60 s turn timer, so these runs set the
+Ten thousand live games take 6-13 minutes (issue 28; opening the lobbies about 3.5 of them). A
+sweep then takes 1.5-2.3 minutes, past the default 60 s turn timer, so these runs set the
 longest turn a host may (``--turn-timeout 600``, config.toml's ``turn_timeout``) and no timer
 plays for an idle player:
 
