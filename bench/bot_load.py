@@ -6,7 +6,9 @@ simulated guild) each hold a game of 2-4 players, half UNO Flip and half classic
 ``--variant``, every game is that variant's, started by its own ``/uno <command> start``, and
 seats 2-4 within the variant's player range). The games are
 interleaved round-robin, one click per game per sweep, so the bot holds every session at once:
-the lobbies are opened and filled first, then ``--clicks`` clicks per game are timed. Each click
+the lobbies are opened first, each from its slash command to its Start click before the next
+(so no lobby waits out its timeout while thousands of others open), then ``--clicks`` clicks
+per game are timed. Each click
 is what the player would press next: Hand on the table when their hand is missing or out of
 date, then a random enabled move button of that hand (a card, Draw, a colour, Keep it,
 Challenge/Accept, UNO!...), Next round after a round; a finished game opens a new lobby.
@@ -44,6 +46,14 @@ players and timers apart (issue 28):
 
     .venv/bin/python -m bench.bot_load --games 60 1000 --clicks 4 --hand-then-move \
         --discord-window --ai-tables 5 --pictures off
+
+Ten thousand live games take 6-13 minutes (issue 28; opening the lobbies about 3.5 of them). A
+sweep then takes 1.5-2.3 minutes, past the default 60 s turn timer, so these runs set the
+longest turn a host may (``--turn-timeout 600``, config.toml's ``turn_timeout``) and no timer
+plays for an idle player:
+
+    .venv/bin/python -m bench.bot_load --games 10000 --clicks 5 --hand-then-move \
+        --discord-window --ai-tables 5 --turn-timeout 600
 
 With ``--trace-slow MS``, each timed click slower than MS is listed with what the event loop ran
 meanwhile and whether the process had the CPU (``bench/loop_trace.py``):
@@ -545,6 +555,9 @@ class LoadResult:
     live_variants: Counter[str] = field(default_factory=Counter)
     # Cards in each hand of the games live at the end (No Mercy's hands grow up to 24).
     hand_sizes: list[int] = field(default_factory=list)
+    # Resident memory (bytes): before the lobbies, with every game started, after the clicks.
+    rss: list[int] = field(default_factory=list)
+    turn_timeout: int = 60
 
     def first_response(self, kind: str = "") -> list[float]:
         """First-response times (ms) of the timed clicks whose kind starts with ``kind``."""
@@ -556,19 +569,21 @@ class LoadResult:
         return sum(1 for s in self.samples if s.kind.startswith(MOVE_KINDS))
 
 
-def make_settings(folder: Path, pictures: bool = True) -> Settings:
+def make_settings(folder: Path, pictures: bool = True, turn_timeout: int | None = None) -> Settings:
     """Production defaults, except the database path, a fake token, no turn reminders, and
-    table pictures as asked.
+    table pictures and the turn timer (a host's ``turn_timeout``, 15-600 s) as asked.
 
     The drivers find each table as its channel's last message, and a turn that waits for the
     driver longer than ``turn_reminder`` would get a reminder posted after the table. Reminders
     only come for turns left idle, which these benches do not model.
     """
+    more: dict[str, Any] = {} if turn_timeout is None else {"turn_timeout": turn_timeout}
     return Settings(
         discord_token=SecretStr(FAKE_TOKEN),
         db_path=folder / "uno.db",
         turn_reminder=0,
         pictures=pictures,
+        **more,
     )
 
 
@@ -665,6 +680,7 @@ async def run_load(
     discord_window: bool = False,
     ai_every: int = 0,
     variant: str | None = None,
+    turn_timeout: int | None = None,
 ) -> LoadResult:
     """Start the bot in SimCord, fill ``games`` lobbies, then time round-robin clicks; with
     ``memory``, also count what the live games cost (slow: it walks the whole heap); with
@@ -674,7 +690,8 @@ async def run_load(
     ``trace_slow_ms``, what the event loop ran during each timed click slower than that; with
     ``discord_window``, counted requests meet a stand-in enforcing the global limit; with
     ``ai_every``, every such table seats a computer player too; with ``variant`` (a key of
-    ``VARIANTS``), every game is that variant's instead of half Flip and half classic."""
+    ``VARIANTS``), every game is that variant's instead of half Flip and half classic; with
+    ``turn_timeout``, the host's turn timer instead of the default 60 s."""
     rng = random.Random(seed)
     with (
         tempfile.TemporaryDirectory() as temp,
@@ -683,7 +700,7 @@ async def run_load(
     ):
         staleness = Staleness()
         stack.enter_context(staleness.watching())
-        settings = make_settings(Path(temp), pictures)
+        settings = make_settings(Path(temp), pictures, turn_timeout)
         bot = UnoBot(settings, shard_count=1)
         world = simcord.run(bot, settle_timeout=SETTLE_TIMEOUT)
         # The application has its card emoji already, as after the bot's first start (making
@@ -708,15 +725,21 @@ async def run_load(
             bot.sessions.edits.on_start = edits.on_start
             sampler = asyncio.get_running_loop().create_task(edits.sample(bot))
             tables = await build_tables(env, games, rng, ai_every, variant)
+            rss = [resident_bytes()]
             untrack_bot_work(env)
             started = time.perf_counter()
-            setup: list[Sample] = []
-            for _ in range(6):  # slash start, up to 3 joins, Add AI, Start
-                for table in tables:
+            # One table's lobby after another, each from its slash command to its Start: a
+            # lobby is open for a few clicks only, however many tables there are (sweeping all
+            # the slash commands first left 10,000 lobbies open past their 10-minute timeout).
+            for number, table in enumerate(tables, 1):
+                for _ in range(6):  # slash start, up to 3 joins, Add AI, Start
                     session = bot.sessions.by_channel.get(table.channel.id)
-                    if session is None or session.state.game is None:
-                        setup.append(await click(table, recorder, rng))
+                    if session is not None and session.state.game is not None:
+                        break
+                    await click(table, recorder, rng)
+                progress(number, len(tables), started, "lobbies started")
             setup_s = time.perf_counter() - started
+            rss.append(resident_bytes())
             # The lobbies' last table edits (with pictures, drawn after the Start answer) land
             # before the timed phase, so each counted edit is both started and sent in it.
             await asyncio.sleep(settings.table_edit_interval + 0.2)
@@ -737,8 +760,9 @@ async def run_load(
             drawn_before = bot.sessions.pictures.drawn
             samples: list[Sample] = []
             started = time.perf_counter()
-            for _ in range(clicks_per_game):
-                for table in tables:
+            for sweep in range(clicks_per_game):
+                for number, table in enumerate(tables, 1):
+                    progress(number, len(tables), started, f"tables of sweep {sweep + 1}")
                     if table.computer_to_play():
                         continue  # the bot plays for it (measured by the staleness of its moves)
                     samples.append(await click(table, recorder, rng))
@@ -748,6 +772,7 @@ async def run_load(
                         # always out of date by then.
                         samples.append(await click(table, recorder, rng))
             wall = time.perf_counter() - started
+            rss.append(resident_bytes())
             # The last coalesced table edits land up to one interval after the last click.
             await asyncio.sleep(settings.table_edit_interval + 0.2)
             recorder.counting = edits.counting = staleness.counting = False
@@ -798,7 +823,16 @@ async def run_load(
             variant,
             live_variants,
             hand_sizes,
+            rss,
+            settings.turn_timeout,
         )
+
+
+def progress(done: int, total: int, since: float, what: str) -> None:
+    """A line on stderr every 1,000 of a long loop (10,000 games take minutes a phase)."""
+    if done % 1000 == 0:
+        elapsed = time.perf_counter() - since
+        print(f"{done:,}/{total:,} {what} in {elapsed:.0f} s", file=sys.stderr, flush=True)
 
 
 def drawing_pids() -> list[int]:
@@ -880,8 +914,12 @@ def summary(result: LoadResult) -> list[str]:
         f"{result.clicks_per_game} timed sweeps: "
         f"{clicks:,} clicks ({result.moves:,} moves) in {result.wall_s:.1f} s, "
         f"{clicks / result.wall_s:.0f} clicks/s, so each game got a turn every {sweep:.2f} s "
-        f"(lobbies: {result.setup_s:.1f} s before). Turn-timer auto-plays: {result.auto_plays}. "
-        f"Bot errors: {result.errors}.",
+        f"(lobbies: {result.setup_s:.1f} s before). Turn timer {result.turn_timeout} s; "
+        f"auto-plays: {result.auto_plays}. Bot errors: {result.errors}.",
+        "",
+        "Resident memory (bot and simulator, MiB): "
+        + " / ".join(f"{size / 2**20:,.0f}" for size in result.rss)
+        + " (before the lobbies / every game started / after the timed clicks).",
         "",
         hand_summary(result.hand_sizes),
         "",
@@ -1102,6 +1140,13 @@ def main() -> None:
         help="every N-th table seats a computer player too (0: none)",
     )
     parser.add_argument(
+        "--turn-timeout",
+        type=int,
+        default=None,
+        metavar="S",
+        help="the host's turn timer in seconds (15-600, as config.toml allows; default 60)",
+    )
+    parser.add_argument(
         "--variant",
         choices=list(VARIANTS),
         default=None,
@@ -1126,6 +1171,7 @@ def main() -> None:
                     discord_window=args.discord_window,
                     ai_every=args.ai_tables,
                     variant=args.variant,
+                    turn_timeout=args.turn_timeout,
                 )
             )
             print("\n".join(["", *summary(result)]), flush=True)

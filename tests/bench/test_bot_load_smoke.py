@@ -39,6 +39,19 @@ async def test_table_edits_and_memory_per_game_are_reported() -> None:
     assert any(line.startswith("Memory with 2 live games") for line in lines)
 
 
+async def test_the_turn_timer_is_the_hosts_and_resident_memory_is_reported() -> None:
+    """A run with the longest turn a host may set: every game is started before the timed
+    clicks (each lobby from its slash command to Start), the summary names the timer and
+    resident memory at the run's three points."""
+    result = await run_load(games=3, clicks_per_game=1, seed=6, pictures=False, turn_timeout=600)
+    assert result.turn_timeout == 600
+    assert not any(sample.kind.startswith(("slash", "lobby")) for sample in result.samples)
+    assert len(result.rss) == 3
+    lines = summary(result)
+    assert any("Turn timer 600 s" in line for line in lines)
+    assert any(line.startswith("Resident memory") for line in lines)
+
+
 async def test_a_hand_click_can_be_followed_at_once_by_its_move() -> None:
     """With hand_then_move, every timed Hand click is followed by a click of the same game."""
     result = await run_load(games=2, clicks_per_game=3, seed=4, hand_then_move=True)

@@ -88,6 +88,44 @@ async def test_old_messages_keep_working_after_a_restart(world: World, settings:
     assert "Red 1" in embed_text(tables[0])
 
 
+async def test_after_a_restart_one_repost_puts_the_table_back_on_a_token(
+    world: World, settings: Settings
+) -> None:
+    """No token survives a restart, and no new one can edit the old table (Discord lets a
+    token edit only what its interaction posted or was clicked on). The first move from a hand
+    posts the table anew through its click's token; from then on the moves edit it through
+    that token: one repost, the old table's delete the only counted request."""
+    table = Table(world, 2)
+    await table.start("uno classic start")
+    rig(table, ["R5 R6 R7", "R1 R2 R3"], top="R9", current=0)
+    await table.save_now()
+    old_id = table.session.state.message_id
+    await restart(world, settings)
+    table.forget_session()
+    anna, ben = table.game.players
+    counted_before = len(world.env.backend.http_requests)
+
+    hand = await table.hand(anna)
+    await table.press(anna, hand, next(b.code for b in buttons(hand) if b.label == "Red 5"))
+    await world.env.settle()
+    new_id = table.session.state.message_id
+    assert new_id != old_id
+    hand = await table.hand(ben)
+    await table.press(ben, hand, next(b.code for b in buttons(hand) if b.label == "Red 1"))
+    await world.env.settle()
+
+    assert table.session.state.message_id == new_id  # not posted anew a second time
+    tables = [m for m in world.channel.history() if "Hand" in labels(m)]
+    assert [m.id for m in tables] == [new_id]
+    assert "Red 1" in embed_text(tables[0])
+    counted = [
+        (entry.method, entry.path)
+        for entry in world.env.backend.http_requests[counted_before:]
+        if entry.path.startswith("/channels/")
+    ]
+    assert counted == [("DELETE", f"/channels/{world.channel.id}/messages/{old_id}")]
+
+
 async def test_turn_timer_resumes_after_a_restart(world: World, settings: Settings) -> None:
     """A player who left before the restart still times out afterwards."""
     table = Table(world, 2)
