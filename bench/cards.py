@@ -36,9 +36,7 @@ from bot.ui.cards import (
     MAX_BYTES,
     STANDARD,
     CardArt,
-    PictureWords,
     RoundEndPicture,
-    RoundEndWords,
     SeatPicture,
     TablePicture,
     all_faces,
@@ -142,30 +140,32 @@ class TableRow:
     size: int
 
 
+def _time_png(
+    draw: Callable[[], bytes], repeats: int, clock: Clock
+) -> tuple[float, float, float, int]:
+    """Time ``draw`` once cold and ``repeats`` times warm: cold ms, warm p50 and p99 ms, and
+    the PNG's size in bytes."""
+    _time = _timer(clock)
+    png = b""
+
+    def render() -> None:
+        nonlocal png
+        png = draw()
+
+    cold = _time(render)
+    p50, p99, _ = _ms([_time(render) for _ in range(repeats)])
+    return cold * 1000, p50, p99, len(png)
+
+
 def time_tables(repeats: int, clock: Clock = time.perf_counter) -> list[TableRow]:
     """Render and encode every table shape ``repeats`` times (the first with a cold cache)."""
-    _time = _timer(clock)
     rows = []
     for variant in ("flip", "classic"):
         for players in (2, 4, 10):
             for cards in (7, 42):
                 picture = sample_table(variant, players, cards)
-                words = picture_words(ENGLISH, picture)
-                art = CardArt()
-                png = b""
-
-                def render(
-                    picture: TablePicture = picture,
-                    art: CardArt = art,
-                    words: PictureWords = words,
-                ) -> None:
-                    nonlocal png
-                    png = table_png(picture, art, words)
-
-                cold = _time(render)
-                warm = [_time(render) for _ in range(repeats)]
-                p50, p99, _ = _ms(warm)
-                rows.append(TableRow(variant, players, cards, cold * 1000, p50, p99, len(png)))
+                draw = partial(table_png, picture, CardArt(), picture_words(ENGLISH, picture))
+                rows.append(TableRow(variant, players, cards, *_time_png(draw, repeats, clock)))
     return rows
 
 
@@ -183,28 +183,14 @@ def sample_round_end(variant_key: str, players: int, seed: int = 1) -> RoundEndP
 def time_round_ends(repeats: int, clock: Clock = time.perf_counter) -> list[TableRow]:
     """Render and encode round-end pictures (4 and 10 players) ``repeats`` times each; the
     cards column is every card left in all hands."""
-    _time = _timer(clock)
     rows = []
     for variant in ("flip", "classic"):
         for players in (4, 10):
             picture = sample_round_end(variant, players)
             words = round_end_words(ENGLISH, picture)
-            art = CardArt()
-            png = b""
-
-            def render(
-                picture: RoundEndPicture = picture,
-                art: CardArt = art,
-                words: RoundEndWords = words,
-            ) -> None:
-                nonlocal png
-                png = round_end_png(picture, art, words)
-
-            cold = _time(render)
-            warm = [_time(render) for _ in range(repeats)]
-            p50, p99, _ = _ms(warm)
+            draw = partial(round_end_png, picture, CardArt(), words)
             cards = sum(len(hand.cards) for hand in picture.hands)
-            rows.append(TableRow(variant, players, cards, cold * 1000, p50, p99, len(png)))
+            rows.append(TableRow(variant, players, cards, *_time_png(draw, repeats, clock)))
     return rows
 
 
