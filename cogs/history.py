@@ -385,10 +385,11 @@ def _button(
     )
 
 
-Work = Callable[[UnoBot, Interaction, Lang], Coroutine[Any, Any, None]]
+# What a history button does once it knows the bot and the reader's language.
+ClickWork = Callable[[UnoBot, Interaction, Lang], Coroutine[Any, Any, None]]
 
 
-async def _answer_click(interaction: Interaction, work: Work) -> None:
+async def _answer_click(interaction: Interaction, work: ClickWork) -> None:
     """A history button's callback: ``work`` in the reader's language, its refusal or failure
     answered with one short private line."""
     bot: UnoBot = interaction.client
